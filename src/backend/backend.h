@@ -1,0 +1,126 @@
+/*
+ * The backend interface: the only way the engine touches a target.
+ *
+ * Two implementations sit behind it: `uring` (files and block devices
+ * through io_uring) and `sim` (the virtual-time SSD model).  The engine reads
+ * time only through backend_now(), so on `sim` a six-hour preconditioning
+ * runs in virtual time, unchanged.
+ *
+ * A target is opened once; I/O goes through queues created on it.  A
+ * backend whose caps.single_queue is set (the simulator: one device, one
+ * clock) gets exactly one queue, and the engine multiplexes every job of
+ * every workload onto it from one thread.  Otherwise each job is a thread
+ * with its own queue (its own io_uring).
+ */
+#ifndef SSDBENCH_BACKEND_BACKEND_H
+#define SSDBENCH_BACKEND_BACKEND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/error.h"
+
+enum io_op { IO_READ, IO_WRITE, IO_TRIM, IO_FSYNC };
+
+struct io_req {
+	uint64_t offset;	/* bytes from the start of the target */
+	uint32_t len;		/* bytes; 0 for IO_FSYNC */
+	uint8_t op;		/* enum io_op */
+	uint32_t buf;		/* index of a queue buffer (reads/writes) */
+	uint64_t user_data;	/* returned in the completion */
+};
+
+struct io_cpl {
+	uint64_t user_data;
+	int32_t res;		/* bytes done, or -errno */
+	uint64_t t_done_ns;	/* completion time on the backend clock; 0 if
+				   the backend leaves stamping to the engine */
+};
+
+struct target_facts {
+	uint64_t size;		/* bytes addressable */
+	uint32_t logical_block;	/* smallest aligned I/O */
+	uint32_t physical_block;
+	bool is_block_device;
+	bool is_file;
+	bool is_sim;
+	bool rotational;
+	bool discard;		/* trims do something */
+	char path[512];
+	char kind[32];		/* "block", "file", "sim" */
+};
+
+struct open_opts {
+	bool write;		/* open for writing (caller checked safety) */
+	uint64_t create_size;	/* files: create/extend to this size, 0 = keep */
+	const char *sim_options;	/* sim: "seed=..,scale=.." */
+};
+
+struct queue_opts {
+	uint32_t depth;		/* max in flight */
+	uint32_t nbufs;		/* I/O buffers to allocate (and register) */
+	uint32_t buf_size;	/* bytes each, aligned for O_DIRECT */
+	bool iopoll;		/* ask for polled completions */
+	bool sqpoll;		/* ask for kernel submission polling */
+	uint32_t batch;		/* completions to wait for per reap, 0 = auto */
+	bool sync;		/* O_SYNC writes */
+	bool buffered;		/* no O_DIRECT: page cache (boot workload) */
+};
+
+struct backend_target;
+struct backend_queue;
+
+struct backend_caps {
+	bool single_queue;	/* one queue per target; engine multiplexes */
+	bool virtual_time;	/* now() is a model clock */
+	bool stamps_completions;	/* io_cpl.t_done_ns is set */
+};
+
+struct backend_ops {
+	const char *name;
+	struct backend_caps caps;
+
+	int (*open)(const char *spec, const struct open_opts *o,
+		    struct backend_target **out, struct target_facts *facts,
+		    struct sb_err *e);
+	void (*close)(struct backend_target *t);
+
+	int (*queue_create)(struct backend_target *t, const struct queue_opts *o,
+			    struct backend_queue **out, struct sb_err *e);
+	void (*queue_destroy)(struct backend_queue *q);
+	/* Buffer `i` of the queue: nbufs buffers of buf_size bytes. */
+	void *(*queue_buffer)(struct backend_queue *q, uint32_t i);
+	/*
+	 * The mode that actually runs, e.g. "interrupt", "iopoll",
+	 * "sqpoll+iopoll", "virtual".  Valid after the first completed I/O:
+	 * a backend that asked for polling and found the device cannot do it
+	 * falls back and says so here.
+	 */
+	const char *(*queue_mode)(struct backend_queue *q);
+
+	/* Queue n requests. Returns 0 or -1 with e set. */
+	int (*submit)(struct backend_queue *q, const struct io_req *reqs,
+		      uint32_t n, struct sb_err *e);
+	/*
+	 * Wait until at least `min` completions are ready or the clock reaches
+	 * `deadline_ns` (UINT64_MAX: no deadline), then return up to `max`.
+	 * Returns the number returned (0 on deadline) or -1 with e set.
+	 */
+	int (*reap)(struct backend_queue *q, struct io_cpl *out, uint32_t min,
+		    uint32_t max, uint64_t deadline_ns, struct sb_err *e);
+
+	uint64_t (*now)(struct backend_target *t);	/* ns, monotonic */
+	/* Nothing outstanding for dt: a sleep, or virtual idle time. */
+	void (*idle)(struct backend_target *t, uint64_t dt_ns);
+	/* Whole-range discard (purge fallback), and a cache flush. */
+	int (*discard)(struct backend_target *t, uint64_t off, uint64_t len,
+		       struct sb_err *e);
+	int (*flush)(struct backend_target *t, struct sb_err *e);
+};
+
+/* Pick the backend for a target spec: "sim:PROFILE" or a path. */
+const struct backend_ops *backend_for(const char *spec);
+
+extern const struct backend_ops backend_uring;
+
+#endif

@@ -1,0 +1,9 @@
+#include "cli/commands.h"
+
+#include <stddef.h>
+
+/* One line per subcommand; keep the order of `ssdbench help`. */
+const struct cli_command cli_commands[] = {
+	{ "version", cmd_version, "print the version" },
+	{ NULL, NULL, NULL },
+};

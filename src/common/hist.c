@@ -1,0 +1,255 @@
+#include "common/hist.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct lat_hist *hist_new(void)
+{
+	struct lat_hist *h = calloc(1, sizeof *h);
+	if (h)
+		hist_reset(h);
+	return h;
+}
+
+void hist_free(struct lat_hist *h)
+{
+	free(h);
+}
+
+void hist_reset(struct lat_hist *h)
+{
+	if (h->lo <= h->hi)
+		memset(&h->buckets[h->lo], 0, (size_t)(h->hi - h->lo + 1) * sizeof h->buckets[0]);
+	h->count = 0;
+	h->sum = 0;
+	h->min = UINT64_MAX;
+	h->max = 0;
+	h->lo = HIST_NBUCKETS;
+	h->hi = 0;
+}
+
+void hist_merge(struct lat_hist *dst, const struct lat_hist *src)
+{
+	if (src->count == 0)
+		return;
+	for (uint32_t i = src->lo; i <= src->hi; i++)
+		dst->buckets[i] += src->buckets[i];
+	dst->count += src->count;
+	dst->sum += src->sum;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	if (src->lo < dst->lo)
+		dst->lo = src->lo;
+	if (src->hi > dst->hi)
+		dst->hi = src->hi;
+}
+
+void hist_copy(struct lat_hist *dst, const struct lat_hist *src)
+{
+	hist_reset(dst);
+	hist_merge(dst, src);
+}
+
+uint64_t hist_bucket_low(uint32_t i)
+{
+	if (i < HIST_SUB)
+		return i;
+	uint32_t e = i / HIST_SUB + HIST_SUB_BITS - 1;
+	uint64_t sub = i % HIST_SUB;
+	return (HIST_SUB + sub) << (e - HIST_SUB_BITS);
+}
+
+uint64_t hist_bucket_high(uint32_t i)
+{
+	if (i < HIST_SUB)
+		return i;
+	if (i == HIST_NBUCKETS - 1)
+		return UINT64_MAX;
+	uint32_t e = i / HIST_SUB + HIST_SUB_BITS - 1;
+	return hist_bucket_low(i) + (1ull << (e - HIST_SUB_BITS)) - 1;
+}
+
+/* The reported value of bucket i: its midpoint, inside the exact extremes. */
+static uint64_t bucket_value(const struct lat_hist *h, uint32_t i)
+{
+	uint64_t lo = hist_bucket_low(i), hi = hist_bucket_high(i);
+	if (hi == UINT64_MAX)
+		return h->max;
+	uint64_t v = lo + (hi - lo) / 2;
+	if (v < h->min)
+		v = h->min;
+	if (v > h->max)
+		v = h->max;
+	return v;
+}
+
+/* Rank (1-based) of percentile p among n samples: ceil(p/100 * n). */
+static uint64_t rank_of(double p, uint64_t n)
+{
+	double r = p / 100.0 * (double)n;
+	uint64_t k = (uint64_t)r;
+	if ((double)k < r)
+		k++;
+	if (k < 1)
+		k = 1;
+	if (k > n)
+		k = n;
+	return k;
+}
+
+void hist_percentiles(const struct lat_hist *h, const double *ps, size_t n,
+		      uint64_t *out)
+{
+	size_t j = 0;
+	if (h->count == 0) {
+		for (; j < n; j++)
+			out[j] = 0;
+		return;
+	}
+	uint64_t cum = 0;
+	for (uint32_t i = h->lo; i <= h->hi && j < n; i++) {
+		cum += h->buckets[i];
+		while (j < n) {
+			uint64_t want = rank_of(ps[j], h->count);
+			if (want == h->count) {
+				out[j++] = h->max;
+				continue;
+			}
+			if (want == 1) {
+				out[j++] = h->min;
+				continue;
+			}
+			if (cum < want)
+				break;
+			out[j++] = bucket_value(h, i);
+		}
+	}
+	for (; j < n; j++)
+		out[j] = h->max;
+}
+
+uint64_t hist_percentile(const struct lat_hist *h, double p)
+{
+	uint64_t v;
+	hist_percentiles(h, &p, 1, &v);
+	return v;
+}
+
+double hist_mean(const struct lat_hist *h)
+{
+	return h->count ? (double)h->sum / (double)h->count : 0.0;
+}
+
+uint64_t hist_count_at_most(const struct lat_hist *h, uint64_t v)
+{
+	if (h->count == 0)
+		return 0;
+	uint32_t top = hist_index(v);
+	uint64_t n = 0;
+	for (uint32_t i = h->lo; i <= h->hi && i <= top; i++)
+		n += h->buckets[i];
+	return n;
+}
+
+/* --- serialisation ------------------------------------------------------ */
+
+#define HIST_FORMAT_VERSION 1
+
+static size_t put_varint(uint8_t *out, uint64_t v)
+{
+	size_t n = 0;
+	while (v >= 0x80) {
+		out[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	out[n++] = (uint8_t)v;
+	return n;
+}
+
+static int get_varint(const uint8_t *in, size_t len, size_t *pos, uint64_t *v)
+{
+	uint64_t r = 0;
+	for (int shift = 0; shift < 64; shift += 7) {
+		if (*pos >= len)
+			return -1;
+		uint8_t b = in[(*pos)++];
+		r |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*v = r;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+size_t hist_encoded_max(const struct lat_hist *h)
+{
+	size_t buckets = h->count ? (size_t)(h->hi - h->lo + 1) : 0;
+	return 2 + 5 * 10 + buckets * 2 * 10;
+}
+
+size_t hist_encode(const struct lat_hist *h, uint8_t *out)
+{
+	size_t n = 0;
+	out[n++] = HIST_FORMAT_VERSION;
+	out[n++] = HIST_SUB_BITS;
+	n += put_varint(out + n, h->count);
+	n += put_varint(out + n, h->sum);
+	n += put_varint(out + n, h->count ? h->min : 0);
+	n += put_varint(out + n, h->max);
+	uint64_t nonzero = 0;
+	if (h->count)
+		for (uint32_t i = h->lo; i <= h->hi; i++)
+			nonzero += h->buckets[i] != 0;
+	n += put_varint(out + n, nonzero);
+	uint32_t prev = 0;
+	if (h->count)
+		for (uint32_t i = h->lo; i <= h->hi; i++) {
+			if (!h->buckets[i])
+				continue;
+			n += put_varint(out + n, i - prev);
+			n += put_varint(out + n, h->buckets[i]);
+			prev = i;
+		}
+	return n;
+}
+
+int hist_decode(struct lat_hist *h, const uint8_t *in, size_t len)
+{
+	size_t pos = 2;
+	uint64_t count, sum, min, max, nonzero;
+	hist_reset(h);
+	if (len < 2 || in[0] != HIST_FORMAT_VERSION || in[1] != HIST_SUB_BITS)
+		return -1;
+	if (get_varint(in, len, &pos, &count) || get_varint(in, len, &pos, &sum) ||
+	    get_varint(in, len, &pos, &min) || get_varint(in, len, &pos, &max) ||
+	    get_varint(in, len, &pos, &nonzero))
+		return -1;
+	uint64_t idx = 0, total = 0;
+	for (uint64_t k = 0; k < nonzero; k++) {
+		uint64_t gap, c;
+		if (get_varint(in, len, &pos, &gap) || get_varint(in, len, &pos, &c))
+			goto bad;
+		idx += gap;
+		if (idx >= HIST_NBUCKETS)
+			goto bad;
+		h->buckets[idx] += c;
+		total += c;
+		if (idx < h->lo)
+			h->lo = (uint32_t)idx;
+		if (idx > h->hi)
+			h->hi = (uint32_t)idx;
+	}
+	if (total != count)
+		goto bad;
+	h->count = count;
+	h->sum = sum;
+	h->min = count ? min : UINT64_MAX;
+	h->max = max;
+	return 0;
+bad:
+	hist_reset(h);
+	return -1;
+}

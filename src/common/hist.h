@@ -1,0 +1,96 @@
+/*
+ * Latency histogram: log-linear buckets with 1024 sub-buckets per power of
+ * two, so every bucket is at most 1/1024 of its value wide.  A percentile is
+ * reported as its bucket's midpoint, clamped to the exact min and max, which
+ * bounds the relative error by 1/2048 (0.05 %); fio's is 0.78 %.
+ *
+ * Values below 1024 ns are exact.  Values up to 2^44 ns (4.9 hours) have
+ * their own buckets; anything larger lands in the last one (max stays exact).
+ * Counts are plain integers, so merging histograms is exact addition, and
+ * `lo`/`hi` remember the touched bucket range so that reset, merge and scans
+ * cost what was used rather than the full 280 KiB.
+ */
+#ifndef SSDBENCH_COMMON_HIST_H
+#define SSDBENCH_COMMON_HIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define HIST_SUB_BITS 10
+#define HIST_SUB (1u << HIST_SUB_BITS)
+#define HIST_MAX_EXP 43 /* highest power of two with its own buckets */
+#define HIST_NBUCKETS ((HIST_MAX_EXP - HIST_SUB_BITS + 2) * HIST_SUB)
+
+struct lat_hist {
+	uint64_t count;
+	uint64_t sum;		/* for the mean; 2^64 ns is 584 years of latency */
+	uint64_t min, max;	/* exact; min is UINT64_MAX while empty */
+	uint32_t lo, hi;	/* touched bucket range [lo, hi]; lo > hi when empty */
+	uint64_t buckets[HIST_NBUCKETS];
+};
+
+static inline uint32_t hist_index(uint64_t v)
+{
+	if (v < HIST_SUB)
+		return (uint32_t)v;
+	int e = 63 - __builtin_clzll(v);
+	if (e > HIST_MAX_EXP)
+		return HIST_NBUCKETS - 1;
+	return (uint32_t)(e - HIST_SUB_BITS + 1) * HIST_SUB +
+	       (uint32_t)((v >> (e - HIST_SUB_BITS)) & (HIST_SUB - 1));
+}
+
+static inline void hist_add(struct lat_hist *h, uint64_t v)
+{
+	uint32_t i = hist_index(v);
+	h->buckets[i]++;
+	h->count++;
+	h->sum += v;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	if (i < h->lo)
+		h->lo = i;
+	if (i > h->hi)
+		h->hi = i;
+}
+
+struct lat_hist *hist_new(void);	/* zeroed and reset; NULL on ENOMEM */
+void hist_free(struct lat_hist *h);
+void hist_reset(struct lat_hist *h);
+void hist_merge(struct lat_hist *dst, const struct lat_hist *src);
+void hist_copy(struct lat_hist *dst, const struct lat_hist *src);
+
+/* Smallest and largest value that map to bucket i. */
+uint64_t hist_bucket_low(uint32_t i);
+uint64_t hist_bucket_high(uint32_t i);
+
+/*
+ * The value at percentile p (0 < p <= 100): the smallest recorded value v
+ * such that at least p % of samples are <= v, to within 0.05 %.  Returns 0
+ * for an empty histogram.  p >= 100 gives the exact max.
+ */
+uint64_t hist_percentile(const struct lat_hist *h, double p);
+
+/* Several percentiles in one pass; `ps` ascending. */
+void hist_percentiles(const struct lat_hist *h, const double *ps, size_t n,
+		      uint64_t *out);
+
+double hist_mean(const struct lat_hist *h);
+
+/* How many samples are <= v (bucket-resolution: exact for v < 1024 ns). */
+uint64_t hist_count_at_most(const struct lat_hist *h, uint64_t v);
+
+/*
+ * Compact serialisation for the store: a version byte, then varints of
+ * count, sum, min, max, and (bucket gap, count) pairs for non-empty buckets.
+ * hist_encode returns the length written (at most hist_encoded_max(h)).
+ */
+size_t hist_encoded_max(const struct lat_hist *h);
+size_t hist_encode(const struct lat_hist *h, uint8_t *out);
+/* Returns 0, or -1 if the bytes are not a histogram this version reads. */
+int hist_decode(struct lat_hist *h, const uint8_t *in, size_t len);
+
+#endif

@@ -1,0 +1,55 @@
+/*
+ * A workload: what one stream of I/O does.  The engine runs one or more of
+ * them at once on one target; it knows nothing about the methodology.
+ */
+#ifndef SSDBENCH_ENGINE_WORKLOAD_H
+#define SSDBENCH_ENGINE_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/error.h"
+
+enum access_pattern { PATTERN_SEQ, PATTERN_RAND };
+
+struct workload {
+	char name[64];
+	enum access_pattern pattern;
+	uint32_t read_pct;	/* 0..100: share of non-trim I/Os that read */
+	uint32_t trim_pct;	/* 0..100: share of all I/Os that trim;
+				   100 = a trim-only stream */
+	uint32_t bs;		/* bytes, 512 B .. 64 MiB, multiple of the
+				   target's logical block */
+	uint32_t qd;		/* 1..1024 per job */
+	uint32_t jobs;		/* 1..: threads, each with its own queue */
+	uint64_t span_offset;	/* bytes */
+	uint64_t span_len;	/* bytes; 0 = to the end of the target */
+
+	/* Stop at the first of these that is set and reached; with none set
+	   the workload runs until a hook says stop. */
+	uint64_t stop_bytes;	/* measured bytes over all jobs */
+	uint64_t stop_time_ns;	/* measured time, after the ramp */
+	uint64_t ramp_ns;	/* run first, not measured */
+
+	bool sync;		/* O_SYNC writes */
+	bool buffered;		/* page cache instead of O_DIRECT */
+	uint64_t fsync_every;	/* bytes written per job between fsyncs, 0 = never */
+	uint64_t rate;		/* bytes/s over all jobs, 0 = unlimited */
+	uint64_t seed;		/* offsets and data; 0 = derive from time */
+};
+
+/* Defaults: sequential read, 4 KiB, QD1, 1 job, whole target, seed 0. */
+void workload_defaults(struct workload *w);
+
+/*
+ * Check a workload against a target before any I/O: sizes, alignment to
+ * the logical block, span inside the target, ranges of every field.
+ * Resolves span_len 0 to the rest of the target.
+ */
+int workload_validate(struct workload *w, uint64_t target_size,
+		      uint32_t logical_block, struct sb_err *e);
+
+/* "randwrite 4KiB QD32x1 70% read" style one-line description. */
+const char *workload_describe(const struct workload *w, char *buf, unsigned len);
+
+#endif

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Runs every test: the sanitizer-built unit test programs, then the
+# integration scripts (real files, loop devices, zram, fio) against the
+# sanitizer-built binary.  Ends with one line "tests: N passed, N failed".
+#
+#   tests/run.sh            everything
+#   tests/run.sh PATTERN    only unit programs / scripts whose name has PATTERN
+set -u
+cd "$(dirname "$0")/.."
+pattern=${1:-}
+passed=0 failed=0 skipped=0
+failures=()
+
+export SSDBENCH=${SSDBENCH:-$PWD/build/san/ssdbench}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+mkdir -p tests/artefacts
+
+for t in build/san/tests/test_*; do
+	[ -x "$t" ] || continue
+	name=$(basename "$t")
+	[ -n "$pattern" ] && [[ $name != *$pattern* ]] && continue
+	out=$("$t" 2>&1); rc=$?
+	line=$(printf '%s\n' "$out" | grep -E '^[a-z_0-9-]+: [0-9]+ passed, [0-9]+ failed' | tail -1)
+	p=$(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"$line")
+	f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
+	if [ -z "$line" ]; then p=0; f=1; fi
+	if [ $rc -ne 0 ] && [ "${f:-0}" -eq 0 ]; then f=1; fi
+	passed=$((passed + p)); failed=$((failed + f))
+	if [ "$f" -ne 0 ]; then
+		failures+=("$name"); printf '%s\n' "$out" | tail -40
+	fi
+	echo "unit $name: $p passed, $f failed"
+done
+
+for s in tests/integration/test_*.sh; do
+	[ -f "$s" ] || continue
+	name=$(basename "$s" .sh)
+	[ -n "$pattern" ] && [[ $name != *$pattern* ]] && continue
+	log=tests/artefacts/$name.log
+	start=$(date +%s)
+	bash "$s" >"$log" 2>&1; rc=$?
+	secs=$(( $(date +%s) - start ))
+	case $rc in
+	0) passed=$((passed + 1)); echo "integration $name: ok (${secs}s)" ;;
+	77) skipped=$((skipped + 1)); echo "integration $name: skipped: $(tail -1 "$log")" ;;
+	*) failed=$((failed + 1)); failures+=("$name")
+	   echo "integration $name: FAILED (${secs}s), last lines of $log:"; tail -30 "$log" ;;
+	esac
+done
+
+[ ${#failures[@]} -gt 0 ] && echo "failed: ${failures[*]}"
+echo "tests: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

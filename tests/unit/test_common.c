@@ -1,0 +1,228 @@
+/* The shared leaf types: histogram accuracy against an exact sort, units,
+   JSON and the generator. */
+#include "check.h"
+
+#include <stdint.h>
+
+#include "common/hist.h"
+#include "common/json.h"
+#include "common/rng.h"
+#include "common/units.h"
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The sample of rank ceil(p/100*n), from a sorted array. */
+static uint64_t exact_percentile(const uint64_t *sorted, size_t n, double p)
+{
+	double r = p / 100.0 * (double)n;
+	size_t k = (size_t)r;
+	if ((double)k < r)
+		k++;
+	if (k < 1)
+		k = 1;
+	return sorted[k - 1];
+}
+
+static void check_against_sort(uint64_t *v, size_t n)
+{
+	static const double ps[] = { 0.1, 1, 10, 25, 50, 90, 99, 99.9, 99.99, 99.999, 99.9999, 100 };
+	struct lat_hist *h = hist_new();
+	for (size_t i = 0; i < n; i++)
+		hist_add(h, v[i]);
+	qsort(v, n, sizeof *v, cmp_u64);
+	CHECK_EQ_U64(h->count, n);
+	CHECK_EQ_U64(h->min, v[0]);
+	CHECK_EQ_U64(h->max, v[n - 1]);
+	uint64_t got[sizeof ps / sizeof ps[0]];
+	hist_percentiles(h, ps, sizeof ps / sizeof ps[0], got);
+	for (size_t j = 0; j < sizeof ps / sizeof ps[0]; j++) {
+		uint64_t want = exact_percentile(v, n, ps[j]);
+		CHECK_REL((double)got[j], (double)want, 0.001);
+		CHECK_EQ_U64(hist_percentile(h, ps[j]), got[j]);
+	}
+	hist_free(h);
+}
+
+TEST(hist_percentiles_match_sort_lognormal)
+{
+	struct rng r;
+	rng_seed(&r, 42);
+	size_t n = 1000000;
+	uint64_t *v = malloc(n * sizeof *v);
+	for (size_t i = 0; i < n; i++) {
+		/* log-uniform between 500 ns and 50 ms: every octave used */
+		double x = exp(log(500.0) + rng_unit(&r) * (log(5e7) - log(500.0)));
+		v[i] = (uint64_t)x;
+	}
+	check_against_sort(v, n);
+	free(v);
+}
+
+TEST(hist_percentiles_match_sort_narrow_and_tiny)
+{
+	struct rng r;
+	rng_seed(&r, 7);
+	uint64_t v[5000];
+	for (size_t i = 0; i < 5000; i++)
+		v[i] = 20000 + rng_below(&r, 300);	/* tightly clustered */
+	check_against_sort(v, 5000);
+	uint64_t w[3] = { 5, 900, 1023 };		/* exact region */
+	check_against_sort(w, 3);
+	uint64_t one[1] = { 123456789 };
+	check_against_sort(one, 1);
+}
+
+TEST(hist_bucket_bounds_are_contiguous_and_tight)
+{
+	for (uint32_t i = 0; i + 1 < HIST_NBUCKETS; i++) {
+		CHECK_EQ_U64(hist_bucket_high(i) + 1, hist_bucket_low(i + 1));
+		uint64_t lo = hist_bucket_low(i), hi = hist_bucket_high(i);
+		if (lo >= HIST_SUB)
+			CHECK((double)(hi - lo + 1) / (double)lo <= 1.0 / HIST_SUB + 1e-12);
+		CHECK_EQ_U64(hist_index(lo), i);
+		CHECK_EQ_U64(hist_index(hi), i);
+	}
+	CHECK_EQ_U64(hist_index(UINT64_MAX), HIST_NBUCKETS - 1);
+}
+
+TEST(hist_merge_is_exact)
+{
+	struct rng r;
+	rng_seed(&r, 3);
+	struct lat_hist *a = hist_new(), *b = hist_new(), *all = hist_new();
+	for (int i = 0; i < 100000; i++) {
+		uint64_t x = 1000 + rng_below(&r, 10000000);
+		hist_add(i % 3 ? a : b, x);
+		hist_add(all, x);
+	}
+	hist_merge(a, b);
+	CHECK_EQ_U64(a->count, all->count);
+	CHECK_EQ_U64(a->sum, all->sum);
+	CHECK_EQ_U64(a->min, all->min);
+	CHECK_EQ_U64(a->max, all->max);
+	CHECK(memcmp(a->buckets, all->buckets, sizeof a->buckets) == 0);
+	hist_free(a);
+	hist_free(b);
+	hist_free(all);
+}
+
+TEST(hist_encode_roundtrip_and_reject_garbage)
+{
+	struct rng r;
+	rng_seed(&r, 11);
+	struct lat_hist *h = hist_new(), *d = hist_new();
+	for (int i = 0; i < 50000; i++)
+		hist_add(h, rng_below(&r, 1ull << 40));
+	uint8_t *buf = malloc(hist_encoded_max(h));
+	size_t n = hist_encode(h, buf);
+	CHECK(n <= hist_encoded_max(h));
+	CHECK(hist_decode(d, buf, n) == 0);
+	CHECK_EQ_U64(d->count, h->count);
+	CHECK_EQ_U64(d->min, h->min);
+	CHECK_EQ_U64(d->max, h->max);
+	CHECK(memcmp(d->buckets, h->buckets, sizeof h->buckets) == 0);
+	CHECK(hist_decode(d, buf, n - 1) == -1);
+	buf[0] = 99;
+	CHECK(hist_decode(d, buf, n) == -1);
+	/* empty round trip */
+	hist_reset(h);
+	n = hist_encode(h, buf);
+	CHECK(hist_decode(d, buf, n) == 0);
+	CHECK_EQ_U64(d->count, 0);
+	CHECK_EQ_U64(hist_percentile(d, 50), 0);
+	free(buf);
+	hist_free(h);
+	hist_free(d);
+}
+
+TEST(units_sizes_durations_rates)
+{
+	struct sb_err e;
+	uint64_t v;
+	bool pct;
+	CHECK(parse_size("4k", &v, &e) == 0 && v == 4096);
+	CHECK(parse_size("128KiB", &v, &e) == 0 && v == 131072);
+	CHECK(parse_size("1g", &v, &e) == 0 && v == 1ull << 30);
+	CHECK(parse_size("1.5m", &v, &e) == 0 && v == 1572864);
+	CHECK(parse_size("512", &v, &e) == 0 && v == 512);
+	CHECK(parse_size("4kx", &v, &e) == -1 && strstr(e.msg, "not a size"));
+	CHECK(parse_size("-4k", &v, &e) == -1);
+	CHECK(parse_size("", &v, &e) == -1);
+	CHECK(parse_size("0.3", &v, &e) == -1);
+	CHECK(parse_size_or_percent("50%", 1000, 1, &v, &pct, &e) == 0 && v == 500 && pct);
+	CHECK(parse_size_or_percent("25%", 10000, 4096, &v, &pct, &e) == 0 && v == 0);
+	CHECK(parse_size_or_percent("101%", 1000, 1, &v, &pct, &e) == -1);
+	CHECK(parse_size_or_percent("8g", 1000, 1, &v, &pct, &e) == 0 && v == 8ull << 30 && !pct);
+	CHECK(parse_duration_ns("5s", &v, &e) == 0 && v == 5000000000ull);
+	CHECK(parse_duration_ns("2m", &v, &e) == 0 && v == 120000000000ull);
+	CHECK(parse_duration_ns("100ms", &v, &e) == 0 && v == 100000000ull);
+	CHECK(parse_duration_ns("30", &v, &e) == 0 && v == 30000000000ull);
+	CHECK(parse_duration_ns("1h", &v, &e) == 0 && v == 3600000000000ull);
+	CHECK(parse_duration_ns("5 s", &v, &e) == -1);
+	CHECK(parse_rate("15MiB/s", &v, &e) == 0 && v == 15728640);
+	CHECK(parse_rate("5m", &v, &e) == 0 && v == 5242880);
+	CHECK(parse_uint_range("--qd", "1025", 1, 1024, &v, &e) == -1 && strstr(e.msg, "--qd"));
+	CHECK(parse_uint_range("--qd", "32", 1, 1024, &v, &e) == 0 && v == 32);
+	char b[32];
+	CHECK_EQ_STR(fmt_bytes(4096, b, sizeof b), "4 KiB");
+	CHECK_EQ_STR(fmt_ns(12400, b, sizeof b), "12.4 us");
+}
+
+TEST(errors_wrap_context)
+{
+	struct sb_err e;
+	CHECK(sb_errno(&e, 2, "open %s", "/x") == -1);
+	CHECK_EQ_STR(e.msg, "open /x: No such file or directory");
+	CHECK(e.errnum == 2);
+	sb_err_wrap(&e, "fill pass %d", 2);
+	CHECK_EQ_STR(e.msg, "fill pass 2: open /x: No such file or directory");
+}
+
+TEST(json_writer_nests_and_escapes)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct json_writer w;
+	json_init(&w, f, false);
+	json_object_begin(&w, NULL);
+	json_string(&w, "a", "x\"y\n");
+	json_array_begin(&w, "b");
+	json_u64(&w, NULL, 1);
+	json_double(&w, NULL, NAN);
+	json_object_begin(&w, NULL);
+	json_object_end(&w);
+	json_array_end(&w);
+	json_bool(&w, "c", true);
+	json_object_end(&w);
+	json_finish(&w);
+	fclose(f);
+	CHECK_EQ_STR(buf, "{\"a\":\"x\\\"y\\n\",\"b\":[1,null,{}],\"c\":true}\n");
+	free(buf);
+}
+
+TEST(rng_below_is_uniform_and_covers_64_bit_spans)
+{
+	struct rng r;
+	rng_seed(&r, 1);
+	uint64_t counts[10] = { 0 };
+	for (int i = 0; i < 1000000; i++)
+		counts[rng_below(&r, 10)]++;
+	for (int i = 0; i < 10; i++)
+		CHECK_REL((double)counts[i], 100000.0, 0.01);
+	/* 2^35 blocks (512 B over 16 TiB): the top bits get used */
+	uint64_t n = 1ull << 35, maxv = 0;
+	for (int i = 0; i < 100000; i++) {
+		uint64_t x = rng_below(&r, n);
+		CHECK(x < n);
+		if (x > maxv)
+			maxv = x;
+	}
+	CHECK(maxv > n - n / 1000);
+}
+
+CHECK_MAIN("common")
