@@ -1,0 +1,181 @@
+/*
+ * The results database: one SQLite file holds every run, its workloads and
+ * steps, the target's facts, the interval samples, latency histograms,
+ * summaries and the analysis' figures.  Writes happen while a run goes, in
+ * transactions committed at least once a second (store_tick), so a crash
+ * loses at most the last second.  Reads serve show/export, the analysis
+ * and the report; nothing here measures or computes findings.
+ *
+ * This header is the contract between the rooms that write (engine runner,
+ * suite) and those that read (analysis front end, report).
+ */
+#ifndef SSDBENCH_STORE_STORE_H
+#define SSDBENCH_STORE_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "common/hist.h"
+#include "common/sample.h"
+
+struct store;
+
+#define STORE_DEFAULT_PATH "ssdbench.db"
+
+/* Open (creating and migrating to the current schema) or fail with why. */
+int store_open(const char *path, struct store **out, struct sb_err *e);
+/* Open an existing database for reading only; never creates or migrates. */
+int store_open_readonly(const char *path, struct store **out, struct sb_err *e);
+/* Commits anything pending. */
+void store_close(struct store *s);
+int store_schema_version(struct store *s);
+
+/* --- writing -------------------------------------------------------------- */
+
+struct run_begin {
+	const char *kind;		/* "run" (ssdbench run) or "suite" */
+	const char *target;		/* as given by the user */
+	const char *command_line;	/* for the record */
+	const char *params_json;	/* the plan / options, JSON; may be NULL */
+	const char *host_json;		/* kernel, CPU, tool version; may be NULL */
+};
+int store_run_begin(struct store *s, const struct run_begin *b,
+		    int64_t *run_id, struct sb_err *e);
+/* The target's facts (size, block sizes, model ...) as JSON; `when` is
+   "before" or "after" the run. */
+int store_run_target_facts(struct store *s, int64_t run_id, const char *when,
+			   const char *facts_json, struct sb_err *e);
+/* status: "running", "done", "failed", "interrupted". */
+int store_run_finish(struct store *s, int64_t run_id, const char *status,
+		     const char *error, struct sb_err *e);
+/* Record the I/O mode that actually ran ("interrupt", "iopoll", "virtual"). */
+int store_run_engine_mode(struct store *s, int64_t run_id, const char *mode,
+			  struct sb_err *e);
+
+/* Suite steps; a plain `run` has none (step_id 0 below). */
+int store_step_begin(struct store *s, int64_t run_id, int seq,
+		     const char *name, const char *params_json,
+		     int64_t *step_id, struct sb_err *e);
+/* status: "done", "failed", "interrupted", "partial" (restarted on resume). */
+int store_step_finish(struct store *s, int64_t step_id, const char *status,
+		      const char *error, struct sb_err *e);
+
+int store_workload_begin(struct store *s, int64_t run_id, int64_t step_id,
+			 uint32_t index, const char *name,
+			 const char *spec_json, int64_t *workload_id,
+			 struct sb_err *e);
+
+struct store_totals {
+	uint64_t bytes[DIR_COUNT];
+	uint64_t ios[DIR_COUNT];
+	uint64_t measured_ns;
+};
+/* Totals and histograms so far (checkpoint) or final; replaces earlier. */
+int store_workload_totals(struct store *s, int64_t workload_id,
+			  const struct store_totals *t,
+			  struct lat_hist *const hist[DIR_COUNT], bool final,
+			  struct sb_err *e);
+int store_workload_finish(struct store *s, int64_t workload_id,
+			  const char *status, const char *mode,
+			  struct sb_err *e);
+
+/* Buffered; goes to disk with the next commit. */
+int store_add_sample(struct store *s, int64_t workload_id,
+		     const struct interval_sample *smp, struct sb_err *e);
+
+/* A figure for a run (step/workload 0 when not specific): analysis
+   results and suite outcomes, keyed like "fill.pass1.slc_cache_gb". */
+int store_put_metric(struct store *s, int64_t run_id, int64_t step_id,
+		     int64_t workload_id, const char *key, double value,
+		     const char *unit, struct sb_err *e);
+
+/* A device reading during a run: temperature, health counters. */
+int store_add_device_reading(struct store *s, int64_t run_id, uint64_t t_ns,
+			     const char *key, double value, struct sb_err *e);
+
+/* Commit if the last commit is older than a second (or `force`). */
+int store_tick(struct store *s, bool force, struct sb_err *e);
+
+/* --- reading -------------------------------------------------------------- */
+
+struct run_row {
+	int64_t id;
+	char kind[16];
+	char target[512];
+	char status[16];
+	char engine_mode[64];
+	char started_at[32];	/* ISO 8601 UTC */
+	char finished_at[32];
+	char *command_line;	/* heap strings, freed by store_run_row_free */
+	char *params_json;
+	char *host_json;
+	char *facts_before_json;
+	char *facts_after_json;
+	char *error;
+};
+int store_get_run(struct store *s, int64_t run_id, struct run_row *out,
+		  struct sb_err *e);
+void store_run_row_free(struct run_row *r);
+/* All runs, newest first. Caller frees with store_run_rows_free. */
+int store_list_runs(struct store *s, struct run_row **out, size_t *n,
+		    struct sb_err *e);
+void store_run_rows_free(struct run_row *rows, size_t n);
+
+struct step_row {
+	int64_t id;
+	int seq;
+	char name[64];
+	char status[16];
+	char started_at[32], finished_at[32];
+	char *params_json;
+	char *error;
+};
+int store_list_steps(struct store *s, int64_t run_id, struct step_row **out,
+		     size_t *n, struct sb_err *e);
+void store_step_rows_free(struct step_row *rows, size_t n);
+
+struct workload_row {
+	int64_t id;
+	int64_t step_id;
+	uint32_t index;
+	char name[64];
+	char status[16];
+	char mode[64];
+	char *spec_json;
+	struct store_totals totals;
+	bool final;		/* totals are final, not a checkpoint */
+};
+int store_list_workloads(struct store *s, int64_t run_id, int64_t step_id,
+			 struct workload_row **out, size_t *n,
+			 struct sb_err *e);
+void store_workload_rows_free(struct workload_row *rows, size_t n);
+
+/* Every sample of a workload, in order.  Caller frees *out with free(). */
+int store_load_samples(struct store *s, int64_t workload_id,
+		       struct interval_sample **out, size_t *n,
+		       struct sb_err *e);
+int store_load_histogram(struct store *s, int64_t workload_id,
+			 enum io_dir dir, struct lat_hist *out,
+			 struct sb_err *e);
+
+struct metric_row {
+	int64_t step_id, workload_id;
+	char key[128];
+	double value;
+	char unit[16];
+};
+int store_list_metrics(struct store *s, int64_t run_id,
+		       struct metric_row **out, size_t *n, struct sb_err *e);
+
+struct device_reading {
+	uint64_t t_ns;
+	char key[64];
+	double value;
+};
+int store_list_device_readings(struct store *s, int64_t run_id,
+			       struct device_reading **out, size_t *n,
+			       struct sb_err *e);
+
+#endif
