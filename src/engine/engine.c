@@ -325,6 +325,7 @@ int engine_run(struct engine *eng, const struct workload *w, uint32_t n,
 		if (drv[i].started)
 			pthread_join(drv[i].thread, NULL);
 	snprintf(res->mode, sizeof res->mode, "%s", r.mode);
+	res->batch = r.batch;
 	rc = 0;
 out:
 	free(drv);

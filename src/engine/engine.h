@@ -47,6 +47,7 @@ struct engine_result {
 	uint32_t nworkloads;
 	struct workload_result *wl;
 	char mode[64];		/* the I/O mode that actually ran */
+	uint32_t batch;		/* completions waited for per reap */
 	char backend[16];	/* "uring", "sim" */
 	struct target_facts facts;
 };
