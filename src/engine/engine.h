@@ -22,6 +22,7 @@
 
 struct engine_opts {
 	const char *target;	/* path or "sim:PROFILE" */
+	const struct backend_ops *backend;	/* NULL: backend_for(target) */
 	uint64_t file_size;	/* file targets: create/extend to this size */
 	const volatile int *interrupted;	/* set by the CLI on SIGINT */
 	bool iopoll;		/* ask for polled completions */
