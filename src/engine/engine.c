@@ -298,7 +298,10 @@ int engine_run(struct engine *eng, const struct workload *w, uint32_t n,
 	r.target = eng->target;
 	r.opts = &eng->opts;
 	r.interval = eng->opts.interval_ns ? eng->opts.interval_ns : DEFAULT_INTERVAL_NS;
-	r.batch = eng->opts.batch ? eng->opts.batch : auto_batch(w, n);
+	/* In virtual time a batch would hold completed slots idle until the
+	   k-th completion and lower the device's measured throughput. */
+	r.batch = eng->opts.batch ? eng->opts.batch :
+		  eng->ops->caps.virtual_time ? 1 : auto_batch(w, n);
 
 	int rc = -1;
 	struct driver *drv = NULL;
