@@ -3,31 +3,38 @@
 set -euo pipefail
 : "${SSDBENCH:?SSDBENCH must point at the binary}"
 TEST_TMP=$(mktemp -d /tmp/ssdbench-test.XXXXXX)
-_loops=()
+# Devices are recorded in files, not shell variables: make_loop and
+# make_zram run inside $(...), a subshell whose variables the cleanup
+# would never see.
+_LOOPS=$TEST_TMP/.loops
+_ZRAM=$TEST_TMP/.zram
 _mounts=()
-_zram_used=0
 
 cleanup() {
 	local m l
 	for m in "${_mounts[@]}"; do umount "$m" 2>/dev/null || true; done
-	for l in "${_loops[@]}"; do losetup -d "$l" 2>/dev/null || true; done
-	if [ "$_zram_used" = 1 ]; then echo 1 > /sys/block/zram0/reset 2>/dev/null || true; fi
+	if [ -f "$_LOOPS" ]; then
+		while read -r l; do losetup -d "$l" 2>/dev/null || true; done <"$_LOOPS"
+	fi
+	if [ -f "$_ZRAM" ]; then echo 1 > /sys/block/zram0/reset 2>/dev/null || true; fi
 	rm -rf "$TEST_TMP"
 }
 trap cleanup EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "$*"; exit 77; }
+# On stderr, so the reason reaches the log from inside $(...) too.
+skip() { echo "$*" >&2; exit 77; }
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
 
 # make_loop SIZE_MB [extra losetup args]: prints the new loop device.
 make_loop() {
 	need_root
-	local img="$TEST_TMP/loop$(( ${#_loops[@]} )).img" dev
+	local img dev
+	img=$(mktemp "$TEST_TMP/loop.XXXXXX")
 	truncate -s "${1}M" "$img"
 	shift
 	dev=$(losetup --direct-io=on -f --show "$@" "$img") || skip "losetup failed"
-	_loops+=("$dev")
+	echo "$dev" >>"$_LOOPS"
 	echo "$dev"
 }
 
@@ -37,7 +44,7 @@ make_zram() {
 	[ -e /sys/block/zram0 ] || skip "no zram device"
 	[ "$(cat /sys/block/zram0/disksize)" = 0 ] || skip "zram0 is in use"
 	echo "${1}M" > /sys/block/zram0/disksize || skip "cannot size zram0"
-	_zram_used=1
+	touch "$_ZRAM"
 	echo /dev/zram0
 }
 
