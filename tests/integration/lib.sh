@@ -3,38 +3,44 @@
 set -euo pipefail
 : "${SSDBENCH:?SSDBENCH must point at the binary}"
 TEST_TMP=$(mktemp -d /tmp/ssdbench-test.XXXXXX)
-# Devices are recorded in files, not shell variables: make_loop and
-# make_zram run inside $(...), a subshell whose variables the cleanup
-# would never see.
-_LOOPS=$TEST_TMP/.loops
-_ZRAM=$TEST_TMP/.zram
+_loops=()
 _mounts=()
+_zram_used=0
+
+# make_loop and make_zram run in $(...) subshells, so they record what they
+# made in files here rather than in variables the subshell would lose.
+_loops_file="$TEST_TMP/.loops"
+_zram_file="$TEST_TMP/.zram"
 
 cleanup() {
 	local m l
 	for m in "${_mounts[@]}"; do umount "$m" 2>/dev/null || true; done
-	if [ -f "$_LOOPS" ]; then
-		while read -r l; do losetup -d "$l" 2>/dev/null || true; done <"$_LOOPS"
+	if [ -f "$_loops_file" ]; then
+		while read -r l; do losetup -d "$l" 2>/dev/null || true; done <"$_loops_file"
 	fi
-	if [ -f "$_ZRAM" ]; then echo 1 > /sys/block/zram0/reset 2>/dev/null || true; fi
+	if [ "$_zram_used" = 1 ] || [ -f "$_zram_file" ]; then
+		echo 1 > /sys/block/zram0/reset 2>/dev/null || true
+	fi
 	rm -rf "$TEST_TMP"
 }
 trap cleanup EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
-# On stderr, so the reason reaches the log from inside $(...) too.
+# To stderr: inside $(...) stdout would be swallowed with the exit.
 skip() { echo "$*" >&2; exit 77; }
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
 
 # make_loop SIZE_MB [extra losetup args]: prints the new loop device.
 make_loop() {
 	need_root
-	local img dev
-	img=$(mktemp "$TEST_TMP/loop.XXXXXX")
+	local n=0 img dev
+	[ -f "$_loops_file" ] && n=$(wc -l <"$_loops_file")
+	img="$TEST_TMP/loop$n.img"
 	truncate -s "${1}M" "$img"
 	shift
 	dev=$(losetup --direct-io=on -f --show "$@" "$img") || skip "losetup failed"
-	echo "$dev" >>"$_LOOPS"
+	_loops+=("$dev")
+	echo "$dev" >>"$_loops_file"
 	echo "$dev"
 }
 
@@ -44,7 +50,8 @@ make_zram() {
 	[ -e /sys/block/zram0 ] || skip "no zram device"
 	[ "$(cat /sys/block/zram0/disksize)" = 0 ] || skip "zram0 is in use"
 	echo "${1}M" > /sys/block/zram0/disksize || skip "cannot size zram0"
-	touch "$_ZRAM"
+	_zram_used=1
+	touch "$_zram_file"
 	echo /dev/zram0
 }
 
