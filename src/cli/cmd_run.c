@@ -9,12 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/run_options.h"
 #include "cli/run_output.h"
 #include "cli/run_sink.h"
+#include "common/rng.h"
 #include "device/safety.h"
 #include "engine/engine.h"
 #include "store/store.h"
@@ -179,8 +181,15 @@ int cmd_run(int argc, char **argv)
 	if (run_options_resolve(o, facts->size, &e))
 		goto usage;
 	struct workload w[RUN_MAX_WORKLOADS];
+	uint64_t seed_base = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 	for (uint32_t i = 0; i < o->nwl; i++) {
 		w[i] = o->wl[i].w;
+		/* Pick the seed here, so the output and the database record the
+		   one that ran and a run can be repeated with --seed. */
+		if (!w[i].seed) {
+			uint64_t x = seed_base + i;
+			w[i].seed = splitmix64(&x) | 1;
+		}
 		if (workload_validate(&w[i], facts->size, facts->logical_block, &e)) {
 			sb_err_wrap(&e, "%s", facts->path);
 			goto usage;
