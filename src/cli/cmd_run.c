@@ -129,6 +129,10 @@ static int store_end(struct run_sink *sink, const struct engine_result *res,
 		if (!rc)
 			rc = store_workload_finish(sink->st, sink->wl_id[i], status, res->mode, e);
 	}
+	char *facts = run_facts_json(&res->facts);
+	if (!rc && facts)
+		rc = store_run_target_facts(sink->st, sink->run_id, "after", facts, e);
+	free(facts);
 	if (!rc)
 		rc = store_run_finish(sink->st, sink->run_id, status, error, e);
 	if (!rc)

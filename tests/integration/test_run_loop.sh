@@ -77,6 +77,17 @@ for mode in sync plain; do
 	if [ $mode = sync ]; then has_osync $flags || fail "--sync: no O_SYNC descriptor"
 	else has_osync $flags && fail "O_SYNC without --sync"; fi
 done
+echo "== --buffered: the descriptor that does the I/O has no O_DIRECT"
+$S run --target "$dev" --rw randread --bs 4k --qd 2 --time 2s --buffered --no-db >/dev/null &
+pid=$!
+sleep 1
+flags=$(sync_flags $pid)
+wait $pid || fail "buffered run failed"
+echo "buffered: flags $flags"
+buffered=0	# O_DIRECT is 040000 (octal); the session's own descriptor keeps it
+for f in $flags; do (( (8#$f & 8#40000) == 0 )) && buffered=1; done
+[ $buffered = 1 ] || fail "--buffered: every descriptor has O_DIRECT"
+
 echo "== --fsync-every: one fsync per 64 KiB written"
 $S run --target "$dev" --rw randwrite --bs 4k --qd 4 --bytes 1m --fsync-every 64k \
 	--destroy-data --no-db --iolog "$TEST_TMP/fs.csv" >/dev/null
