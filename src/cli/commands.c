@@ -4,6 +4,8 @@
 
 /* One line per subcommand; keep the order of `ssdbench help`. */
 const struct cli_command cli_commands[] = {
+	{ "show", cmd_show, "list the stored runs, or show one" },
+	{ "export", cmd_export, "write a stored run as CSV or JSON" },
 	{ "version", cmd_version, "print the version" },
 	{ NULL, NULL, NULL },
 };
