@@ -162,6 +162,51 @@ TEST(killed_writer_loses_nothing_committed)
 	}
 }
 
+/*
+ * Two writers on one file, as two runs sharing a database: each holds the
+ * write lock for up to a second between commits, and the other must get
+ * its turn within the busy timeout rather than fail or lose samples.
+ */
+TEST(two_writers_share_a_file)
+{
+	const char *p = db_path("shared.db");
+	struct store *s = open_new("shared.db");
+	struct sb_err e;
+	if (!s)
+		return;
+	int64_t run = begin_run(s, "t"), wl[2];
+	CHECK(store_workload_begin(s, run, 0, 0, "a", NULL, &wl[0], &e) == 0);
+	CHECK(store_workload_begin(s, run, 0, 1, "b", NULL, &wl[1], &e) == 0);
+	store_close(s);
+	pid_t pid[2];
+	for (int k = 0; k < 2; k++) {
+		if ((pid[k] = fork()) != 0)
+			continue;
+		struct store *c;
+		struct interval_sample x;
+		if (store_open(p, &c, &e))
+			_exit(3);
+		for (uint64_t i = 0; i < 60; i++) {	/* 1.2 s at 20 ms */
+			make_sample(&x, (uint32_t)k, i, 40 + (uint64_t)k);
+			if (store_add_sample(c, wl[k], &x, &e) ||
+			    store_tick(c, false, &e))
+				_exit(4);
+			usleep(20000);
+		}
+		if (store_tick(c, true, &e))
+			_exit(5);
+		store_close(c);
+		_exit(0);
+	}
+	for (int k = 0; k < 2; k++) {
+		int status;
+		waitpid(pid[k], &status, 0);
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	for (int k = 0; k < 2; k++)
+		CHECK(samples_seen(p, wl[k]) == 60);
+}
+
 TEST(old_schema_is_migrated_and_keeps_rows)
 {
 	const char *p = db_path("v1.db");
