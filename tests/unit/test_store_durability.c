@@ -217,7 +217,7 @@ TEST(old_schema_is_migrated_and_keeps_rows)
 	/* Build the version-1 file exactly as a version-1 ssdbench would. */
 	CHECK(store_migrate(db, p, 1, &e) == 0);
 	CHECK(count_rows(db, "PRAGMA user_version") == 1);
-	CHECK(count_rows(db, "SELECT count(*) FROM sqlite_schema WHERE name = "
+	CHECK(count_rows(db, "SELECT count(*) FROM sqlite_master WHERE name = "
 			     "'workloads_by_run'") == 0);
 	CHECK(store_exec(db,
 		"INSERT INTO runs (id, kind, target, status, started_at) "
@@ -248,7 +248,7 @@ TEST(old_schema_is_migrated_and_keeps_rows)
 		return;
 	}
 	CHECK(store_schema_version(s) == store_current_version());
-	CHECK(count_rows(s->db, "SELECT count(*) FROM sqlite_schema WHERE name = "
+	CHECK(count_rows(s->db, "SELECT count(*) FROM sqlite_master WHERE name = "
 				"'workloads_by_run'") == 1);
 	CHECK(count_rows(s->db, "SELECT read_iops FROM workload_rates WHERE "
 				"workload_id = 3") == 1234);
@@ -319,7 +319,7 @@ TEST(refuses_what_is_not_an_ssdbench_database)
 	CHECK(store_open(p, &s, &e) == -1);
 	CHECK(sqlite3_open(p, &db) == SQLITE_OK);
 	CHECK(count_rows(db, "PRAGMA user_version") == 0);
-	CHECK(count_rows(db, "SELECT count(*) FROM sqlite_schema") == 1);
+	CHECK(count_rows(db, "SELECT count(*) FROM sqlite_master") == 1);
 	sqlite3_close(db);
 
 	/* An empty file is no database to read. */
