@@ -256,3 +256,16 @@ int store_read_done(struct store *s, sqlite3_stmt *st, int rc,
 	store_sql_err(s->db, e, what);
 	return sb_err_wrap(e, "%s", s->path);
 }
+
+bool store_status_valid(const char *status, bool step)
+{
+	static const char *const statuses[] = { "running", "done", "failed",
+						"interrupted" };
+	if (!status)
+		return false;
+	for (size_t i = 0; i < sizeof statuses / sizeof statuses[0]; i++)
+		if (!strcmp(status, statuses[i]))
+			return true;
+	/* Only a suite step is restarted on resume and left "partial". */
+	return step && !strcmp(status, "partial");
+}
