@@ -197,6 +197,7 @@ int store_tick(struct store *s, bool force, struct sb_err *e)
 int store_step_done(struct store *s, sqlite3_stmt *st, const char *what,
 		    struct sb_err *e)
 {
+	bool in_tx = !sqlite3_get_autocommit(s->db);
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE || rc == SQLITE_ROW) {
 		sqlite3_reset(st);
@@ -204,6 +205,13 @@ int store_step_done(struct store *s, sqlite3_stmt *st, const char *what,
 	}
 	store_sql_err(s->db, e, what);
 	sqlite3_reset(st);
+	/* After some errors (I/O, full disk) SQLite rolls the whole
+	   transaction back: say so, the caller has lost more than this row. */
+	if (in_tx && sqlite3_get_autocommit(s->db)) {
+		size_t n = strlen(e->msg);
+		snprintf(e->msg + n, sizeof e->msg - n, " (the writes since the "
+			 "last commit were rolled back)");
+	}
 	return -1;
 }
 
