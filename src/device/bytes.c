@@ -1,5 +1,7 @@
 #include "device/bytes.h"
 
+#include <string.h>
+
 /* Trailing spaces are padding by definition; leading ones are kept out too
    because some ATA drives right-justify their serial numbers. */
 static void trim_copy(char *out, const char *in, size_t len)
@@ -33,4 +35,13 @@ void ata_string(char *out, const uint16_t *words, unsigned first,
 		raw[2 * i + 1] = (char)(words[first + i] & 0xff);
 	}
 	trim_copy(out, raw, 2 * (size_t)nwords);
+}
+
+void str_copy(char *out, size_t len, const char *in)
+{
+	if (len == 0)
+		return;
+	size_t n = strnlen(in, len - 1);
+	memcpy(out, in, n);
+	out[n] = '\0';
 }

@@ -49,4 +49,7 @@ void ascii_field(char *out, const uint8_t *field, size_t len);
 void ata_string(char *out, const uint16_t *words, unsigned first,
 		unsigned nwords);
 
+/* Copy a C string into a fixed buffer, truncating; always terminated. */
+void str_copy(char *out, size_t len, const char *in);
+
 #endif
