@@ -5,5 +5,6 @@
 /* One line per subcommand; keep the order of `ssdbench help`. */
 const struct cli_command cli_commands[] = {
 	{ "version", cmd_version, "print the version" },
+	{ "info", cmd_info, "what a device or file is: identity, formats, health" },
 	{ NULL, NULL, NULL },
 };
