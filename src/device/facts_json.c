@@ -9,6 +9,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "device/purge.h"
+
 static void opt_u64(struct json_writer *w, const char *key, uint64_t v)
 {
 	if (v)
@@ -332,6 +334,18 @@ static void health_json(struct json_writer *w, const struct device_health *h)
 	json_object_end(w);
 }
 
+/* What `ssdbench purge` could do here, strongest first as auto tries. */
+static void purge_methods_json(struct json_writer *w,
+			       const struct device_facts *f)
+{
+	enum purge_method order[PURGE_METHOD_COUNT];
+	size_t n = purge_supported_ordered(f, order);
+	json_array_begin(w, "purge_methods");
+	for (size_t i = 0; i < n; i++)
+		json_string(w, NULL, purge_method_name(order[i]));
+	json_array_end(w);
+}
+
 void device_facts_json(struct json_writer *w, const char *key,
 		       const struct device_facts *f)
 {
@@ -353,6 +367,7 @@ void device_facts_json(struct json_writer *w, const char *key,
 	nvme_json(w, f);
 	ata_json(w, f);
 	health_json(w, &f->health);
+	purge_methods_json(w, f);
 	json_object_end(w);
 }
 

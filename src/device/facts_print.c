@@ -4,6 +4,7 @@
 #include <inttypes.h>
 
 #include "common/units.h"
+#include "device/purge.h"
 
 static void line(FILE *out, const char *label, const char *value)
 {
@@ -184,6 +185,16 @@ static void print_health(FILE *out, const struct device_health *h)
 	}
 }
 
+static void print_purge_methods(FILE *out, const struct device_facts *f)
+{
+	enum purge_method m[PURGE_METHOD_COUNT];
+	size_t n = purge_supported_ordered(f, m);
+	fprintf(out, "  %-22s ", "purge methods");
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%s", i ? ", " : "", purge_method_name(m[i]));
+	fprintf(out, "%s\n", n ? " (auto: the first)" : "none");
+}
+
 void device_facts_print(FILE *out, const struct device_facts *f)
 {
 	fprintf(out, "%s: %s", f->path, device_facts_transport(f));
@@ -199,6 +210,7 @@ void device_facts_print(FILE *out, const struct device_facts *f)
 		if (ff->dio_offset_align)
 			line_u(out, "O_DIRECT alignment", ff->dio_offset_align);
 		line(out, "on device", ff->device);
+		print_purge_methods(out, f);
 		return;
 	}
 	print_block(out, &f->block);
@@ -211,4 +223,5 @@ void device_facts_print(FILE *out, const struct device_facts *f)
 	else if (!f->nvme)
 		line(out, "ATA", f->ata_note);
 	print_health(out, &f->health);
+	print_purge_methods(out, f);
 }

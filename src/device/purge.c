@@ -80,18 +80,28 @@ void purge_supported(const struct device_facts *f,
 	out[PURGE_DISCARD] = f->block.discard_max_bytes > 0;
 }
 
-static void supported_list(const bool sup[PURGE_METHOD_COUNT], char *buf,
+size_t purge_supported_ordered(const struct device_facts *f,
+			       enum purge_method out[PURGE_METHOD_COUNT])
+{
+	bool sup[PURGE_METHOD_COUNT];
+	size_t n = 0;
+	purge_supported(f, sup);
+	for (size_t i = 0; i < sizeof auto_order / sizeof auto_order[0]; i++)
+		if (sup[auto_order[i]])
+			out[n++] = auto_order[i];
+	return n;
+}
+
+/* "format, discard" or "none", for messages. */
+static void supported_list(const struct device_facts *f, char *buf,
 			   size_t len)
 {
-	size_t n = 0;
-	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof auto_order / sizeof auto_order[0]; i++)
-		if (sup[auto_order[i]] && n < len)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s",
-					      n ? ", " : "",
-					      method_names[auto_order[i]]);
-	if (!buf[0])
-		snprintf(buf, len, "none");
+	enum purge_method m[PURGE_METHOD_COUNT];
+	size_t n = purge_supported_ordered(f, m), used = 0;
+	snprintf(buf, len, "none");
+	for (size_t i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i ? ", " : "", method_names[m[i]]);
 }
 
 static int check_lbaf(const struct device_facts *f, int lbaf,
@@ -116,7 +126,7 @@ int purge_choose(const struct device_facts *f, enum purge_method requested,
 	bool sup[PURGE_METHOD_COUNT];
 	char list[160];
 	purge_supported(f, sup);
-	supported_list(sup, list, sizeof list);
+	supported_list(f, list, sizeof list);
 
 	if (lbaf >= 0) {
 		if (check_lbaf(f, lbaf, e))
@@ -135,14 +145,13 @@ int purge_choose(const struct device_facts *f, enum purge_method requested,
 			       "recreates it, --method %s is for devices",
 			       f->path, purge_method_name(requested));
 	if (requested == PURGE_AUTO) {
-		for (size_t i = 0; i < sizeof auto_order / sizeof auto_order[0];
-		     i++)
-			if (sup[auto_order[i]]) {
-				*chosen = auto_order[i];
-				return 0;
-			}
-		return sb_errf(e, "%s supports no purge method: not NVMe, no "
-			       "ATA security, no discard", f->path);
+		enum purge_method order[PURGE_METHOD_COUNT];
+		if (purge_supported_ordered(f, order) == 0)
+			return sb_errf(e, "%s supports no purge method: not "
+				       "NVMe, no ATA security, no discard",
+				       f->path);
+		*chosen = order[0];
+		return 0;
 	}
 	if ((unsigned)requested >= PURGE_METHOD_COUNT || !sup[requested])
 		return sb_errf(e, "%s (%s) does not support --method %s; it "
@@ -366,11 +375,11 @@ int purge_run(const struct purge_request *r, struct purge_result *res,
 		return sb_errf(e, "out of memory");
 	enum purge_method m;
 	int rc = -1;
-	if (device_facts_collect(r->path, f, e) ||
-	    purge_choose(f, r->method, r->lbaf, &m, e))
-		goto out;
+	/* Safety first: a refusal names what was found whatever method the
+	   device would have supported. */
 	struct safety_request sr = { r->path, true, true };
-	if (safety_check(&sr, e))
+	if (safety_check(&sr, e) || device_facts_collect(r->path, f, e) ||
+	    purge_choose(f, r->method, r->lbaf, &m, e))
 		goto out;
 	if ((m == PURGE_SANITIZE_BLOCK || m == PURGE_SANITIZE_CRYPTO ||
 	     ((m == PURGE_FORMAT || m == PURGE_FORMAT_CRYPTO) &&

@@ -9,6 +9,7 @@
 #define SSDBENCH_DEVICE_PURGE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/error.h"
@@ -35,6 +36,9 @@ int purge_method_parse(const char *s, enum purge_method *m, struct sb_err *e);
 /* Which methods the target supports, from its facts. */
 void purge_supported(const struct device_facts *f,
 		     bool out[PURGE_METHOD_COUNT]);
+/* The same as a list in the order auto tries them; returns the count. */
+size_t purge_supported_ordered(const struct device_facts *f,
+			       enum purge_method out[PURGE_METHOD_COUNT]);
 
 /*
  * The method that will run: `requested` when the target supports it,

@@ -103,32 +103,70 @@ static void find_pcie_link(const char *dir, struct pcie_link *l)
 	}
 }
 
-/* hwmon publishes temperatures in millidegrees under
-   device/hwmonN/temp1_input (NVMe since Linux 5.5, drivetemp for SATA). */
-static void find_hwmon(const char *dir, char *out, size_t len)
+/* A temp1_input in `dir`'s hwmonN subdirectories, if any. */
+static bool hwmon_in(const char *dir, char *out, size_t len)
 {
-	char sub[PATH_MAX + 32];
-	out[0] = '\0';
-	const char *where[] = { "device", "device/device" };
-	for (size_t w = 0; w < 2 && !out[0]; w++) {
-		snprintf(sub, sizeof sub, "%s/%s/hwmon", dir, where[w]);
-		DIR *d = opendir(sub);
-		if (!d)
+	DIR *d = opendir(dir);
+	bool found = false;
+	if (!d)
+		return false;
+	for (struct dirent *de; !found && (de = readdir(d)) != NULL;) {
+		char cand[PATH_MAX + 300];
+		struct stat st;
+		if (strncmp(de->d_name, "hwmon", 5) || !de->d_name[5])
 			continue;
-		for (struct dirent *de; (de = readdir(d)) != NULL;) {
-			if (strncmp(de->d_name, "hwmon", 5))
-				continue;
-			char cand[PATH_MAX + 600];
-			struct stat st;
-			snprintf(cand, sizeof cand, "%s/%s/temp1_input", sub,
-				 de->d_name);
-			if (stat(cand, &st) == 0 && strlen(cand) < len) {
-				str_copy(out, len, cand);
-				break;
-			}
+		snprintf(cand, sizeof cand, "%s/%s/temp1_input", dir,
+			 de->d_name);
+		if (stat(cand, &st) == 0 && strlen(cand) < len) {
+			str_copy(out, len, cand);
+			found = true;
 		}
-		closedir(d);
 	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * hwmon publishes temperatures in millidegrees (NVMe since Linux 5.5,
+ * drivetemp for SATA).  Below a class device such as nvme0 the hwmonN
+ * directory sits directly in it; below a bus device (a SCSI disk) sysfs
+ * groups it in a "hwmon" directory.
+ */
+static void find_hwmon(const char *disk, const char *ctrl, char *out,
+		       size_t len)
+{
+	char dir[PATH_MAX + 32];
+	const char *bases[] = { disk, ctrl };
+	out[0] = '\0';
+	for (size_t b = 0; b < 2; b++) {
+		if (!bases[b] || !bases[b][0])
+			continue;
+		const char *subs[] = { "device", "device/hwmon", "", "hwmon" };
+		for (size_t i = 0; i < 4; i++) {
+			snprintf(dir, sizeof dir, "%s/%s", bases[b], subs[i]);
+			if (hwmon_in(dir, out, len))
+				return;
+		}
+	}
+}
+
+/*
+ * The NVMe controller directory for a namespace named nvme<N>n<M>: with
+ * native multipath the namespace hangs below a virtual subsystem device,
+ * and the PCI function and hwmon are only reachable from the controller.
+ * Best effort: the subsystem and controller numbers usually agree.
+ */
+static void nvme_ctrl_dir(const char *disk_name, char *out, size_t len)
+{
+	unsigned n;
+	out[0] = '\0';
+	if (sscanf(disk_name, "nvme%un", &n) != 1)
+		return;
+	char link[64];
+	snprintf(link, sizeof link, "/sys/class/nvme/nvme%u", n);
+	char real[PATH_MAX];
+	if (realpath(link, real))
+		str_copy(out, len, real);
 }
 
 int sysfs_block_facts(dev_t rdev, struct block_facts *f, struct sb_err *e)
@@ -180,7 +218,11 @@ int sysfs_block_facts(dev_t rdev, struct block_facts *f, struct sb_err *e)
 		sysfs_read(disk, "device/rev", f->firmware, sizeof f->firmware);
 	sysfs_read(disk, "loop/backing_file", f->backing_file,
 		   sizeof f->backing_file);
+	char ctrl[PATH_MAX];
+	nvme_ctrl_dir(f->disk, ctrl, sizeof ctrl);
 	find_pcie_link(disk, &f->pcie);
-	find_hwmon(disk, f->hwmon_temp, sizeof f->hwmon_temp);
+	if (!f->pcie.present && ctrl[0])
+		find_pcie_link(ctrl, &f->pcie);
+	find_hwmon(disk, ctrl, f->hwmon_temp, sizeof f->hwmon_temp);
 	return 0;
 }
