@@ -5,6 +5,8 @@
  */
 #include "check.h"
 
+#include <unistd.h>
+
 #include "device/facts.h"
 
 static struct nvme_smart smart_sample(uint64_t units_written)
@@ -152,6 +154,31 @@ TEST(facts_json_file)
 	CHECK(s && strstr(s, "\"lifetime_write_amplification\":null") != NULL);
 	free(s);
 	free(f);
+}
+
+TEST(monitor_without_sensors)
+{
+	char path[] = "/tmp/ssdbench-monitor.XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	close(fd);
+	struct device_monitor *m = NULL;
+	struct device_health h;
+	struct sb_err e;
+	CHECK(device_monitor_open(path, &m, &e) == 0);
+	if (m) {
+		CHECK_EQ_STR(device_monitor_source(m), "none");
+		h.temperature_c = 1;
+		CHECK(device_monitor_sample(m, &h, &e) == 0);
+		CHECK(isnan(h.temperature_c));
+		CHECK(isnan(h.data_written_bytes));
+		device_monitor_close(m);
+	}
+	unlink(path);
+	CHECK(device_monitor_open(path, &m, &e) == -1);
+	CHECK(strstr(e.msg, path) != NULL);
 }
 
 CHECK_MAIN("test_device_facts")
