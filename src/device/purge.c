@@ -231,10 +231,13 @@ static int recreate_file(const struct device_facts *f,
 		close(fd);
 		return sb_errno(e, err, "sizing the new %s", f->path);
 	}
-	if (fchown(fd, st.st_uid, st.st_gid) && errno != EPERM) {
+	/* open() applied the umask; give the file back its exact mode. */
+	if (fchmod(fd, st.st_mode & 07777) ||
+	    (fchown(fd, st.st_uid, st.st_gid) && errno != EPERM)) {
 		int err = errno;
 		close(fd);
-		return sb_errno(e, err, "restoring the owner of %s", f->path);
+		return sb_errno(e, err, "restoring the mode and owner of %s",
+				f->path);
 	}
 	close(fd);
 	snprintf(res->detail, sizeof res->detail,
