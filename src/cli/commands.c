@@ -4,8 +4,9 @@
 
 /* One line per subcommand; keep the order of `ssdbench help`. */
 const struct cli_command cli_commands[] = {
-	{ "version", cmd_version, "print the version" },
+	{ "run", cmd_run, "run workloads on a file or block device" },
 	{ "info", cmd_info, "what a device or file is: identity, formats, health" },
 	{ "purge", cmd_purge, "return a device to fresh-out-of-box (destroys data)" },
+	{ "version", cmd_version, "print the version" },
 	{ NULL, NULL, NULL },
 };
