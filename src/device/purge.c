@@ -67,7 +67,15 @@ void purge_supported(const struct device_facts *f,
 		out[PURGE_RECREATE_FILE] = true;
 		return;
 	}
-	if (f->nvme) {
+	/*
+	 * Device-mapper forwards ioctls to the device below and a partition
+	 * answers for its whole disk: a format or erase sent through either
+	 * would wipe far more than the target.  Only a whole NVMe namespace or
+	 * SCSI disk gets the device-level methods; the rest only discard,
+	 * which the block layer confines to the target's range.
+	 */
+	bool whole = !f->block.partition;
+	if (f->nvme && whole && !strcmp(f->block.transport, "nvme")) {
 		const struct nvme_ctrl_info *c = &f->nvme_ctrl;
 		out[PURGE_FORMAT] = c->oacs & NVME_OACS_FORMAT;
 		out[PURGE_FORMAT_CRYPTO] = (c->oacs & NVME_OACS_FORMAT) &&
@@ -75,7 +83,7 @@ void purge_supported(const struct device_facts *f,
 		out[PURGE_SANITIZE_BLOCK] = c->sanicap & NVME_SANICAP_BLOCK;
 		out[PURGE_SANITIZE_CRYPTO] = c->sanicap & NVME_SANICAP_CRYPTO;
 	}
-	if (f->ata)
+	if (f->ata && whole && !strcmp(f->block.transport, "scsi"))
 		out[PURGE_ATA_SECURE_ERASE] = f->ata_id.security.supported;
 	out[PURGE_DISCARD] = f->block.discard_max_bytes > 0;
 }

@@ -122,9 +122,34 @@ TEST(purge_nvme_partial_support)
 	free(f);
 }
 
+TEST(purge_partition_or_stack_only_discards)
+{
+	/* A partition or a device-mapper volume answers NVMe commands for the
+	   whole namespace below it: only discard stays within the target. */
+	struct device_facts *f = nvme(NVME_OACS_FORMAT, NVME_FNA_CRYPTO,
+				      NVME_SANICAP_BLOCK);
+	f->block.partition = true;
+	CHECK(choose_ok(f, PURGE_AUTO, -1) == PURGE_DISCARD);
+	choose_fails(f, PURGE_FORMAT, -1, "it supports: discard");
+	choose_fails(f, PURGE_AUTO, 1, "--method format-crypto");
+	f->block.partition = false;
+	strcpy(f->block.transport, "device-mapper");
+	CHECK(choose_ok(f, PURGE_AUTO, -1) == PURGE_DISCARD);
+	choose_fails(f, PURGE_SANITIZE_BLOCK, -1, "it supports: discard");
+	free(f);
+	f = plain_block(1u << 20);
+	f->ata = true;
+	f->ata_id.security.supported = true;
+	f->block.partition = true;
+	strcpy(f->block.transport, "scsi");
+	choose_fails(f, PURGE_ATA_SECURE_ERASE, -1, "it supports: discard");
+	free(f);
+}
+
 TEST(purge_sata)
 {
 	struct device_facts *f = plain_block(1u << 20);
+	strcpy(f->block.transport, "scsi");
 	f->ata = true;
 	f->ata_id.security.supported = true;
 	CHECK(choose_ok(f, PURGE_AUTO, -1) == PURGE_ATA_SECURE_ERASE);
