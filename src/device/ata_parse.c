@@ -16,6 +16,16 @@ static bool word_valid(uint16_t w)
 	return (w & 0xc000) == 0x4000;
 }
 
+/* IDENTIFY (with its A5h signature) and SMART data both end in a byte
+   that makes the 512 bytes sum to zero modulo 256. */
+static bool sector_sum_ok(const uint8_t *p)
+{
+	uint8_t sum = 0;
+	for (int i = 0; i < ATA_SECTOR; i++)
+		sum = (uint8_t)(sum + p[i]);
+	return sum == 0;
+}
+
 static double sata_gen_gbps(unsigned gen)
 {
 	switch (gen) {
@@ -83,14 +93,9 @@ int ata_parse_identify(const uint8_t *p, size_t len, struct ata_identify *id,
 			       "disk");
 	/* Word 255: signature A5h in bits 7:0, and then all 512 bytes sum
 	   to zero modulo 256. */
-	if ((w[255] & 0xff) == 0xa5) {
-		uint8_t sum = 0;
-		for (int i = 0; i < ATA_SECTOR; i++)
-			sum = (uint8_t)(sum + p[i]);
-		if (sum != 0)
-			return sb_errf(e, "IDENTIFY DEVICE: checksum mismatch "
-				       "(the data is corrupt)");
-	}
+	if ((w[255] & 0xff) == 0xa5 && !sector_sum_ok(p))
+		return sb_errf(e, "IDENTIFY DEVICE: checksum mismatch (the data "
+			       "is corrupt)");
 	memset(id, 0, sizeof *id);
 	id->checksum_present = (w[255] & 0xff) == 0xa5;
 	ata_string(id->serial, w, 10, 10);
@@ -139,11 +144,7 @@ int ata_parse_smart(const uint8_t *p, size_t len, struct ata_smart *s,
 	if (len < ATA_SECTOR)
 		return sb_errf(e, "SMART READ DATA: %zu bytes, need %d", len,
 			       ATA_SECTOR);
-	/* Byte 511 makes the whole page sum to zero modulo 256. */
-	uint8_t sum = 0;
-	for (int i = 0; i < ATA_SECTOR; i++)
-		sum = (uint8_t)(sum + p[i]);
-	if (sum != 0)
+	if (!sector_sum_ok(p))
 		return sb_errf(e, "SMART READ DATA: checksum mismatch (the "
 			       "data is corrupt)");
 	memset(s, 0, sizeof *s);
