@@ -54,9 +54,12 @@ int purge_method_parse(const char *s, enum purge_method *m, struct sb_err *e)
 			*m = (enum purge_method)i;
 			return 0;
 		}
-	return sb_errf(e, "unknown purge method '%s' (auto, format, "
-		       "format-crypto, sanitize-block, sanitize-crypto, "
-		       "ata-secure-erase, discard)", s);
+	char names[160];
+	size_t n = 0;
+	for (int i = 0; i < PURGE_RECREATE_FILE && n < sizeof names; i++)
+		n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
+				      i ? ", " : "", method_names[i]);
+	return sb_errf(e, "unknown purge method '%s' (%s)", s, names);
 }
 
 void purge_supported(const struct device_facts *f,
