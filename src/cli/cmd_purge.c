@@ -31,18 +31,23 @@ static void usage(FILE *out)
 		"A regular file is deleted and recreated at its size.\n");
 }
 
+struct progress_state {
+	bool warned;		/* told the user Ctrl-C cannot stop it */
+	bool open_line;		/* a progress line awaits its newline */
+};
+
 /* Purges cannot be stopped midway; say so instead of going quiet. */
 static void progress(void *ctx, const char *what, double fraction)
 {
-	bool *warned = ctx;
-	if (cli_interrupted && !*warned) {
-		fprintf(stderr, "ssdbench purge: the %s cannot be stopped "
-			"safely; waiting for it to finish\n", what);
-		*warned = true;
+	struct progress_state *ps = ctx;
+	if (cli_interrupted && !ps->warned) {
+		fprintf(stderr, "%sssdbench purge: the %s cannot be stopped "
+			"safely; waiting for it to finish\n",
+			ps->open_line ? "\n" : "", what);
+		ps->warned = true;
 	}
 	fprintf(stderr, "\r%s: %5.1f%%", what, fraction * 100);
-	if (fraction >= 1)
-		fputc('\n', stderr);
+	ps->open_line = true;
 }
 
 static int bad_usage(const char *fmt, const char *arg)
@@ -56,7 +61,8 @@ static int bad_usage(const char *fmt, const char *arg)
 int cmd_purge(int argc, char **argv)
 {
 	struct purge_request r = { .method = PURGE_AUTO, .lbaf = -1 };
-	bool json = false, warned = false;
+	bool json = false;
+	struct progress_state ps = { false, false };
 	struct sb_err e;
 
 	for (int i = 1; i < argc; i++) {
@@ -103,9 +109,12 @@ int cmd_purge(int argc, char **argv)
 
 	cli_install_signal_handlers();
 	r.progress = progress;
-	r.ctx = &warned;
+	r.ctx = &ps;
 	struct purge_result res;
-	if (purge_run(&r, &res, &e)) {
+	int rc = purge_run(&r, &res, &e);
+	if (ps.open_line)
+		fputc('\n', stderr);
+	if (rc) {
 		fprintf(stderr, "ssdbench purge: %s\n", e.msg);
 		return 1;
 	}
