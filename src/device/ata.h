@@ -73,6 +73,17 @@ bool ata_smart_temperature(const struct ata_smart *s, double *celsius);
 
 /* --- commands (src/device/ata_cmd.c) --------------------------------- */
 
+/*
+ * The outcome of a pass-through command from its sense data, fixed (70h)
+ * or descriptor (72h) format; in the latter an ATA Status Return
+ * descriptor (09h) carries the ATA status, whose bit 0 (ERR) says the
+ * drive rejected the command.  Recovered errors without ERR are success
+ * (some SAT layers report every completion so); ILLEGAL REQUEST means
+ * the device is not ATA.
+ */
+int ata_check_sense(const char *what, const uint8_t *sense, unsigned len,
+		    struct sb_err *e);
+
 /* "Not ATA" when the device does not take SG_IO or rejects the command. */
 int ata_identify(int fd, uint8_t page[ATA_SECTOR], struct sb_err *e);
 int ata_smart_read(int fd, uint8_t page[ATA_SECTOR], struct sb_err *e);

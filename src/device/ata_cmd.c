@@ -45,15 +45,12 @@ static const char *sense_key_name(unsigned key)
 	}
 }
 
-/* Sense data in fixed (70h/71h) or descriptor (72h/73h) format; in the
-   latter an ATA Status Return descriptor (09h) carries the ATA status,
-   whose bit 0 (ERR) says the drive rejected the command. */
-static int check_sense(const struct ata_cmd *c, const uint8_t *sense,
-		       unsigned len, struct sb_err *e)
+int ata_check_sense(const char *what, const uint8_t *sense, unsigned len,
+		    struct sb_err *e)
 {
 	if (len < 3)
 		return sb_errf(e, "%s: check condition without sense data",
-			       c->name);
+			       what);
 	unsigned resp = sense[0] & 0x7f, key, asc = 0, ascq = 0;
 	bool ata_err = false;
 	if (resp == 0x72 || resp == 0x73) {
@@ -77,9 +74,9 @@ static int check_sense(const struct ata_cmd *c, const uint8_t *sense,
 	if (key == 0x5)
 		return sb_errf(e, "not ATA: %s was refused (illegal request, "
 			       "asc %02xh/%02xh: not an ATA device behind "
-			       "this SCSI layer)", c->name, asc, ascq);
+			       "this SCSI layer)", what, asc, ascq);
 	return sb_errf(e, "%s: the drive answered %s (sense key %xh, asc "
-		       "%02xh/%02xh)%s", c->name, sense_key_name(key), key,
+		       "%02xh/%02xh)%s", what, sense_key_name(key), key,
 		       asc, ascq, ata_err ? ", ATA error bit set" : "");
 }
 
@@ -133,7 +130,7 @@ static int ata_exec(int fd, const struct ata_cmd *c, struct sb_err *e)
 			       io.host_status);
 	if (io.status == 0 && io.sb_len_wr == 0)
 		return 0;
-	return check_sense(c, sense, io.sb_len_wr, e);
+	return ata_check_sense(c->name, sense, io.sb_len_wr, e);
 }
 
 int ata_identify(int fd, uint8_t page[ATA_SECTOR], struct sb_err *e)

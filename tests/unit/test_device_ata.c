@@ -10,6 +10,9 @@
 
 #include "device/ata.h"
 #include "device/health.h"
+#include "device/nvme.h"
+
+#include <unistd.h>
 
 /* ATA strings: two characters a word, the first in the high byte. */
 static void set_string(uint16_t *w, unsigned first, unsigned nwords,
@@ -283,6 +286,65 @@ TEST(ata_health_summary)
 	CHECK(isnan(h.data_read_bytes));
 	CHECK(isnan(h.media_written_bytes));
 	CHECK(isnan(h.unsafe_shutdowns));
+}
+
+/* Sense data per SPC-4 (fixed 70h, descriptor 72h) and SAT-3 (ATA Status
+   Return descriptor 09h: status in byte 13 of the descriptor). */
+TEST(ata_sense_outcomes)
+{
+	struct sb_err e;
+	uint8_t d[22];
+	memset(d, 0, sizeof d);
+	d[0] = 0x72;
+	d[1] = 0x01;				/* recovered error */
+	d[7] = 14;				/* additional length */
+	d[8] = 0x09;				/* ATA Status Return */
+	d[9] = 0x0c;
+	d[8 + 13] = 0x50;			/* DRDY | DSC, no ERR */
+	CHECK(ata_check_sense("CMD", d, sizeof d, &e) == 0);
+	d[8 + 13] = 0x51;			/* ERR */
+	d[1] = 0x0b;				/* aborted command */
+	CHECK(ata_check_sense("CMD", d, sizeof d, &e) == -1);
+	CHECK(strstr(e.msg, "aborted command") != NULL);
+	CHECK(strstr(e.msg, "ATA error bit") != NULL);
+	d[1] = 0x01;				/* "recovered", but ERR */
+	CHECK(ata_check_sense("CMD", d, sizeof d, &e) == -1);
+
+	uint8_t f[18];
+	memset(f, 0, sizeof f);
+	f[0] = 0x70;
+	f[2] = 0x05;				/* illegal request */
+	f[7] = 10;
+	f[12] = 0x20;				/* invalid command opcode */
+	CHECK(ata_check_sense("IDENTIFY DEVICE", f, sizeof f, &e) == -1);
+	CHECK(strstr(e.msg, "not ATA") != NULL);
+	CHECK(strstr(e.msg, "asc 20h/00h") != NULL);
+	f[2] = 0x04;
+	CHECK(ata_check_sense("X", f, sizeof f, &e) == -1);
+	CHECK(strstr(e.msg, "hardware error") != NULL);
+	CHECK(ata_check_sense("X", f, 2, &e) == -1);
+	CHECK(strstr(e.msg, "without sense data") != NULL);
+}
+
+/* On something that is not a SCSI device the ioctls say so cleanly. */
+TEST(ata_and_nvme_on_a_file)
+{
+	char path[] = "/tmp/ssdbench-ata.XXXXXX";
+	int fd = mkstemp(path);
+	uint8_t page[NVME_IDENTIFY_SIZE];
+	uint32_t nsid;
+	struct sb_err e;
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	unlink(path);
+	CHECK(ata_identify(fd, page, &e) == -1);
+	CHECK(strstr(e.msg, "not ATA") != NULL);
+	CHECK(nvme_get_nsid(fd, &nsid, &e) == -1);
+	CHECK(strstr(e.msg, "not NVMe") != NULL);
+	CHECK(nvme_identify(fd, 0, NVME_CNS_CTRL, page, &e) == -1);
+	CHECK(strstr(e.msg, "Identify Controller") != NULL);
+	close(fd);
 }
 
 CHECK_MAIN("test_device_ata")
