@@ -1,7 +1,7 @@
 /*
- * Everything ssdbench records about a target (METHODOLOGY §1): gathered
- * before and after a run, stored with it as JSON, printed by `info` and by
- * the report.  One collection reads sysfs (or the filesystem, for a file),
+ * Everything ssdbench records about a target (a review's device summary):
+ * gathered before and after a run, stored with it as JSON, printed by
+ * `info` and by the report.  One collection reads sysfs (or the filesystem, for a file),
  * then asks the device itself through NVMe or ATA passthrough; a device
  * that does not speak either is not an error, the probe notes say why.
  */

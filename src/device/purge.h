@@ -1,5 +1,6 @@
 /*
- * Returning a target to fresh-out-of-box (METHODOLOGY §2).  The method is
+ * Returning a target to fresh-out-of-box (the methodology's purge step).
+ * The method is
  * chosen from what the device reports it supports, run to completion with
  * a long timeout, recorded, and followed by a check that the device still
  * answers.  Every method destroys all data on the target; safety_check()
