@@ -1,9 +1,8 @@
 /*
  * Returning a target to fresh-out-of-box (the methodology's purge step).
- * The method is
- * chosen from what the device reports it supports, run to completion with
- * a long timeout, recorded, and followed by a check that the device still
- * answers.  Every method destroys all data on the target; safety_check()
+ * The method is chosen from what the device reports it supports, run to
+ * completion with a long timeout, recorded, and followed by a check that
+ * the device still answers.  Every method destroys all data on the target; safety_check()
  * runs first and refuses mounted, held or root devices.
  */
 #ifndef SSDBENCH_DEVICE_PURGE_H
