@@ -24,6 +24,11 @@ int reclaim_analyze(const struct reclaim_point *pts, size_t n,
 	if (!(saturation >= 0 && saturation < 1))
 		return sb_errf(e, "reclaim: saturation tolerance %g is not in [0, 1)",
 			       saturation);
+	for (size_t i = 0; i < n; i++)
+		if (!(pts[i].idle_s >= 0) || !(pts[i].cache_bytes >= 0))
+			return sb_errf(e, "reclaim: point %zu (idle %g s, %g bytes) "
+				       "is negative or not a number", i,
+				       pts[i].idle_s, pts[i].cache_bytes);
 	struct reclaim_point *p = malloc(n * sizeof *p);
 	double *x = malloc(2 * n * sizeof *x);
 	if (!p || !x) {
@@ -35,16 +40,8 @@ int reclaim_analyze(const struct reclaim_point *pts, size_t n,
 	memcpy(p, pts, n * sizeof *p);
 	qsort(p, n, sizeof *p, cmp_idle);
 	double top = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!(p[i].idle_s >= 0) || !(p[i].cache_bytes >= 0)) {
-			free(p);
-			free(x);
-			return sb_errf(e, "reclaim: point %zu (idle %g s, %g bytes) "
-				       "is negative or not a number", i,
-				       p[i].idle_s, p[i].cache_bytes);
-		}
+	for (size_t i = 0; i < n; i++)
 		top = p[i].cache_bytes > top ? p[i].cache_bytes : top;
-	}
 	out->npoints = n;
 	/* saturated: within `saturation` of the largest; the fit uses the
 	   points before the first saturated one */

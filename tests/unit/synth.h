@@ -19,6 +19,7 @@ struct synth_seg {
 	double secs;	/* a segment lasts this long ... */
 	double amount;	/* ... or until this much is done (when > 0): the
 			   noise changes its length, not its size */
+	double sigma;	/* its own noise; < 0: the trace's */
 };
 
 struct synth {
@@ -32,7 +33,7 @@ static inline void synth_add(struct synth *s, double rate, double secs)
 		s->cap = s->cap ? 2 * s->cap : 64;
 		s->segs = realloc(s->segs, s->cap * sizeof *s->segs);
 	}
-	s->segs[s->nsegs++] = (struct synth_seg){ rate, secs, 0 };
+	s->segs[s->nsegs++] = (struct synth_seg){ rate, secs, 0, -1 };
 }
 
 /* Add a segment that writes `bytes` at `rate`. */
@@ -73,11 +74,11 @@ static inline struct trace_pt *synth_trace(const struct synth *s, double dt,
 	while (seg < s->nsegs && k < cap) {
 		double len = dt * (1 + jitter * (2 * rng_unit(&r) - 1));
 		z = phi * z + sqrt(1 - phi * phi) * synth_gauss(&r);
-		double f = 1 + sigma * z;
-		f = f < 0.01 ? 0.01 : f;
 		double want = len, amount = 0;
 		while (want > 0 && seg < s->nsegs) {
 			const struct synth_seg *g = &s->segs[seg];
+			double f = 1 + (g->sigma >= 0 ? g->sigma : sigma) * z;
+			f = f < 0.01 ? 0.01 : f;
 			double rate = g->rate * f, take;
 			if (g->amount > 0) {
 				take = want < left / rate ? want : left / rate;
