@@ -4,6 +4,9 @@
 
 /* One line per subcommand; keep the order of `ssdbench help`. */
 const struct cli_command cli_commands[] = {
+	{ "run", cmd_run, "run workloads on a file or block device" },
+	{ "show", cmd_show, "list the stored runs, or show one" },
+	{ "export", cmd_export, "write a stored run as CSV or JSON" },
 	{ "version", cmd_version, "print the version" },
 	{ NULL, NULL, NULL },
 };
