@@ -7,6 +7,7 @@ const struct cli_command cli_commands[] = {
 	{ "run", cmd_run, "run workloads on a file or block device" },
 	{ "show", cmd_show, "list the stored runs, or show one" },
 	{ "export", cmd_export, "write a stored run as CSV or JSON" },
+	{ "analyze", cmd_analyze, "analyse a stored run or fio logs: cache, steady state, consistency, bursts" },
 	{ "version", cmd_version, "print the version" },
 	{ NULL, NULL, NULL },
 };
