@@ -244,6 +244,12 @@ static int analyze_run(const char *db, const char *run_arg,
 	int rc = h ? 0 : sb_errno(e, ENOMEM, "histogram");
 	if (!rc)
 		rc = run_view_resolve_last(s, &id, e);
+	if (!rc) {
+		/* a run that is not there is an error, not an empty list */
+		struct run_row row;
+		if ((rc = store_get_run(s, id, &row, e)) == 0)
+			store_run_row_free(&row);
+	}
 	if (!rc)
 		rc = store_list_workloads(s, id, 0, &wl, &n, e);
 	if (!rc && w) {
