@@ -42,11 +42,7 @@ static int check_params(const struct fill_params *p, struct sb_err *e)
 /* Samples in `seconds`, from the mean slice length; at least 1. */
 static size_t samples_in(const struct trace_pt *t, size_t n, double seconds)
 {
-	uint64_t ns = 0;
-	for (size_t i = 0; i < n; i++)
-		ns += t[i].ns;
-	double dt = (double)ns / 1e9 / (double)n;
-	double k = floor(seconds / dt + 0.5);
+	double k = floor(seconds / trace_mean_slice_s(t, n) + 0.5);
 	return k < 1 ? 1 : (size_t)k;
 }
 

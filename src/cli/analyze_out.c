@@ -34,25 +34,6 @@ void analyze_opts_default(struct analyze_opts *o)
 	burst_params_default(&o->bursts);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double median_slice_s(const struct trace_pt *t, size_t n)
-{
-	uint64_t *v = malloc(n * sizeof *v);
-	if (!v)
-		return 0.1;
-	for (size_t i = 0; i < n; i++)
-		v[i] = t[i].ns;
-	qsort(v, n, sizeof *v, cmp_u64);
-	double s = (double)v[n / 2] / 1e9;
-	free(v);
-	return s;
-}
-
 /* Sequential work is judged by bandwidth, random by IOPS: the average I/O
    size tells which (64 KiB and up counts as sequential). */
 static enum trace_metric pick_metric(const struct analyze_opts *o,
@@ -350,7 +331,7 @@ int analyze_trace(const struct analyze_opts *o, const struct analyzed_trace *a,
 		p.metric = m;
 		p.capacity_bytes = o->capacity;
 		if (!o->interval_given)
-			p.interval_s = median_slice_s(a->t, a->n);
+			p.interval_s = trace_median_slice_s(a->t, a->n);
 		if ((rc = ss_analyze(a->t, a->n, &p, &r, e)))
 			goto out;
 		emit_steady(&p, &r, w);
