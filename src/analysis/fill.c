@@ -235,7 +235,9 @@ static size_t refine_cut(const double *pre, const double *pre2, size_t a,
 {
 	size_t lo = cut > a + reach ? cut - reach : a + 1;
 	size_t hi = cut + reach < b ? cut + reach : b - 1;
-	size_t best = cut;
+	if (lo > hi)		/* no room between the neighbours: keep it */
+		return cut;
+	size_t best = lo;
 	double best_sse = INFINITY;
 	for (size_t j = lo; j <= hi; j++) {
 		double n1 = (double)(j - a), n2 = (double)(b - j);

@@ -159,9 +159,13 @@ static void emit_steady(const struct ss_params *p, const struct ss_result *r,
 		json_double(w, "bytes", r->bytes);
 		json_double(w, "drive_writes", r->drive_writes);
 		json_double(w, "value", r->value);
-		json_double(w, "slope_pct", r->at.slope_pct);
-		json_double(w, "fit_excursion_pct", r->at.fit_excursion_pct);
-		json_double(w, "data_excursion_pct", r->at.data_excursion_pct);
+		/* a trace shorter than the window has no window to describe */
+		double na = NAN;
+		json_double(w, "slope_pct", r->at.full ? r->at.slope_pct : na);
+		json_double(w, "fit_excursion_pct",
+			    r->at.full ? r->at.fit_excursion_pct : na);
+		json_double(w, "data_excursion_pct",
+			    r->at.full ? r->at.data_excursion_pct : na);
 		json_object_end(w);
 		return;
 	}
