@@ -8,7 +8,6 @@
 #include "analysis/fill.h"
 #include "analysis/latency.h"
 #include "analysis/lowqd.h"
-#include "analysis/metrics.h"
 #include "analysis/reclaim.h"
 #include "synth.h"
 
@@ -252,85 +251,6 @@ TEST(calc_hand_figures)
 	CHECK_NEAR(calc_dram_ratio(2e12, 2e9), 1000, 1e-9);
 	/* 4-byte entries per 4 KiB: 1 GiB of map per 1 TiB */
 	CHECK_NEAR(calc_dram_needed(1099511627776.0, 4096, 4), 1073741824.0, 1e-3);
-}
-
-struct collected {
-	size_t n, fail_at;
-	char key[64][128];
-	double value[64];
-	char unit[64][16];
-};
-
-static int collect(void *ctx, const char *key, double value, const char *unit,
-		   struct sb_err *e)
-{
-	struct collected *c = ctx;
-	if (c->n == c->fail_at)
-		return sb_errf(e, "store full");
-	snprintf(c->key[c->n], sizeof c->key[0], "%s", key);
-	snprintf(c->unit[c->n], sizeof c->unit[0], "%s", unit);
-	c->value[c->n++] = value;
-	return 0;
-}
-
-static double find(const struct collected *c, const char *key)
-{
-	for (size_t i = 0; i < c->n; i++)
-		if (!strcmp(c->key[i], key))
-			return c->value[i];
-	return NAN;
-}
-
-TEST(metrics_keys_values_and_omissions)
-{
-	struct synth s = { 0 };
-	synth_add_bytes(&s, 14.1e9, 100e9);
-	synth_add_bytes(&s, 3.9e9, 200e9);
-	size_t n;
-	struct trace_pt *t = synth_trace(&s, 0.1, 0.02, 0.03, 0.8, 3, 0, &n);
-	struct fill_params fp;
-	fill_params_default(&fp);
-	struct fill_result fr;
-	struct sb_err e;
-	CHECK(fill_analyze(t, n, &fp, &fr, &e) == 0);
-	struct collected c = { .fail_at = 999 };
-	CHECK(metrics_fill(&fr, "fill.pass1", collect, &c, &e) == 0);
-	CHECK(find(&c, "fill.pass1.slc_cache_gb") == fr.cache_bytes / 1e9);
-	CHECK(find(&c, "fill.pass1.has_cache") == 1);
-	CHECK(find(&c, "fill.pass1.stage2.start_gb") == fr.stages[1].start_bytes / 1e9);
-	CHECK(find(&c, "fill.pass1.true_avg_mbps") == fr.true_avg / 1e6);
-	CHECK(find(&c, "fill.pass1.levels") == (double)fr.nlevels);
-	for (size_t i = 0; i < c.n; i++)
-		if (strstr(c.key[i], "_gb"))
-			CHECK_EQ_STR(c.unit[i], "GB");
-	/* a flat pass: no cache figures at all, only the flag */
-	fr.has_cache = false;
-	c.n = 0;
-	CHECK(metrics_fill(&fr, "fill.pass2", collect, &c, &e) == 0);
-	CHECK(find(&c, "fill.pass2.has_cache") == 0);
-	CHECK(isnan(find(&c, "fill.pass2.slc_cache_gb")));
-	/* the sink's failure stops the walk and carries its reason */
-	c = (struct collected){ .fail_at = 3 };
-	CHECK(metrics_fill(&fr, "fill.pass1", collect, &c, &e) == -1);
-	CHECK(c.n == 3 && strstr(e.msg, "store full"));
-
-	struct ss_result sr = { .rule = "snia", .metric = "iops", .reached = true,
-				.seconds = 1200, .bytes = 4e12, .drive_writes = 2,
-				.value = 38000 };
-	c = (struct collected){ .fail_at = 999 };
-	CHECK(metrics_steady(&sr, "precondition.rnd", collect, &c, &e) == 0);
-	CHECK(find(&c, "precondition.rnd.steady.snia.value") == 38000);
-	CHECK(find(&c, "precondition.rnd.steady.snia.drive_writes") == 2);
-	sr.reached = false;
-	c.n = 0;
-	CHECK(metrics_steady(&sr, "precondition.rnd", collect, &c, &e) == 0);
-	CHECK(c.n == 1 && find(&c, "precondition.rnd.steady.snia.reached") == 0);
-	char longp[200];
-	memset(longp, 'x', sizeof longp - 1);
-	longp[sizeof longp - 1] = 0;
-	CHECK(metrics_steady(&sr, longp, collect, &c, &e) == -1 && strstr(e.msg, "too long"));
-	free(t);
-	free(s.segs);
 }
 
 CHECK_MAIN("analysis_figures")
