@@ -9,6 +9,7 @@ const struct cli_command cli_commands[] = {
 	{ "export", cmd_export, "write a stored run as CSV or JSON" },
 	{ "info", cmd_info, "what a device or file is: identity, formats, health" },
 	{ "purge", cmd_purge, "return a device to fresh-out-of-box (destroys data)" },
+	{ "analyze", cmd_analyze, "analyse a stored run or fio logs: cache, steady state, consistency, bursts" },
 	{ "version", cmd_version, "print the version" },
 	{ NULL, NULL, NULL },
 };
