@@ -344,6 +344,26 @@ TEST(vt_session_keeps_one_clock)
 	free(st);
 }
 
+TEST(vt_trim_refused_without_discard)
+{
+	struct vt_state *st = vt_new(1ull << 30);
+	st->no_discard = true;
+	struct workload w;
+	workload_defaults(&w);
+	w.trim_pct = 100;
+	w.read_pct = 0;
+	w.stop_bytes = 1 << 20;
+	struct seen *seen = calloc(1, sizeof *seen);
+	struct engine_result res;
+	struct sb_err e;
+	CHECK(vt_run(st, &w, 1, seen, &res, &e) == -1);
+	CHECK(strstr(e.msg, "does not support discard") != NULL);
+	CHECK_EQ_U64(st->submitted, 0);
+	engine_result_free(&res);
+	free(seen);
+	free(st);
+}
+
 TEST(offsets_random_cover_span_aligned)
 {
 	struct workload w;
