@@ -122,9 +122,7 @@ static int store_end(struct run_sink *sink, const struct engine_result *res,
 	for (uint32_t i = 0; !rc && i < res->nworkloads; i++) {
 		const struct workload_result *r = &res->wl[i];
 		struct store_totals t;
-		memcpy(t.bytes, r->bytes, sizeof t.bytes);
-		memcpy(t.ios, r->ios, sizeof t.ios);
-		t.measured_ns = r->measured_ns;
+		run_sink_totals(r, &t);
 		rc = store_workload_totals(sink->st, sink->wl_id[i], &t, r->hist, true, e);
 		if (!rc)
 			rc = store_workload_finish(sink->st, sink->wl_id[i], status, res->mode, e);
