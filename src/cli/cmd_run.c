@@ -162,6 +162,10 @@ int cmd_run(int argc, char **argv)
 		return 0;
 	}
 	cli_install_signal_handlers();
+	if (o->sqpoll && sysconf(_SC_NPROCESSORS_ONLN) <= 2)
+		fprintf(stderr, "ssdbench run: --sqpoll on a machine with %ld CPUs: each ring's "
+			"kernel thread spins on a CPU the I/O threads need; expect lower "
+			"throughput\n", sysconf(_SC_NPROCESSORS_ONLN));
 
 	bool write = run_options_write(o);
 	struct stat st;
