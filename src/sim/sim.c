@@ -235,7 +235,7 @@ void sim_sync(struct sim *s)
 void sim_state(const struct sim *s, struct sim_state *st)
 {
 	const struct wpath *w = &s->wp;
-	st->now_s = ns_to_s(s->now);
+	st->now_s = fmax(ns_to_s(s->now), s->wp.t);
 	st->slc_static = w->S_st;
 	st->slc_dyn = w->S_dyn;
 	st->native_valid = w->T_v;

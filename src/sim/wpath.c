@@ -45,12 +45,23 @@ static double slc_bytes(const struct sim *s)
 	return s->wp.S_st + s->wp.S_dyn;
 }
 
+/*
+ * What folding may take while the host writes.  On slc_then_direct drives
+ * only the dynamic cache: it is what eats free space, and folding the
+ * static pool would only reopen it for a moment (the static pool comes back
+ * in idle time, SIMULATOR.md §6).  On slc_only drives the whole pool.
+ */
+static double foldable(const struct sim *s)
+{
+	return s->p.route == ROUTE_SLC_ONLY ? slc_bytes(s) : s->wp.S_dyn;
+}
+
 /* Update the modes that have hysteresis, then name the regime. */
 static enum regime choose(struct sim *s)
 {
 	struct wpath *w = &s->wp;
 	const struct sim_profile *p = &s->p;
-	double F = wp_free(s), S = slc_bytes(s), room = wp_slc_room(s);
+	double F = wp_free(s), S = foldable(s), room = wp_slc_room(s);
 
 	if (p->route == ROUTE_SLC_ONLY) {
 		if (!w->win_open && room >= s->win_open_b)
@@ -217,8 +228,12 @@ static void regime_rates(struct sim *s, enum regime rg, double host_cap,
 {
 	const struct sim_profile *p = &s->p;
 	struct wpath *w = &s->wp;
-	bool have_slc = slc_bytes(s) > EPS_B;
-	double sigma = (rg == RG_GC || rg == RG_BURST) ? p->sigma_gc : p->sigma_seq;
+	bool have_slc = foldable(s) > EPS_B;
+	/* GC's jitter is that of scattered data: a sequential overwrite under
+	   GC is as smooth as a fill. */
+	double sigma = (rg == RG_GC || rg == RG_BURST) ?
+		       p->sigma_seq + (p->sigma_gc - p->sigma_seq) * w->rand_mix :
+		       p->sigma_seq;
 	double j = 1.0 + sigma * jitter_at(&s->jit, w->t);
 	if (j < 0.05)
 		j = 0.05;
@@ -276,7 +291,7 @@ static double step_limit(struct sim *s, const struct rates *r,
 			 const struct overwrite *ow)
 {
 	struct wpath *w = &s->wp;
-	double F = wp_free(s), S = slc_bytes(s);
+	double F = wp_free(s), S = foldable(s);
 	double lim = INFINITY;
 	double h_nat = r->to_slc ? 0 : r->h;
 	double h_slc = r->to_slc ? r->h : 0;
@@ -359,13 +374,13 @@ static double step_apply(struct sim *s, const struct rates *r, double dt,
 	}
 
 	if (r->fold > 0) {
-		double x = fmin(r->fold * dt, slc_bytes(s));
+		double x = fmin(r->fold * dt, foldable(s));
 		fold_apply(s, x, r->fold_static_first);
 		if (r->rg == RG_ROUND) {
 			w->round_left -= x;
-			if (w->round_left <= EPS_B || slc_bytes(s) <= EPS_B) {
+			if (w->round_left <= EPS_B || foldable(s) <= EPS_B) {
 				w->round_seg++;
-				if (w->round_seg >= s->p.nrounds || slc_bytes(s) <= EPS_B)
+				if (w->round_seg >= s->p.nrounds || foldable(s) <= EPS_B)
 					w->round_seg = -1;
 				else
 					w->round_left = s->p.rounds[w->round_seg].fold_gb * 1e9;
