@@ -154,6 +154,13 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 		if (ios_left <= 0 || w->t >= deadline - 1e-12)
 			break;
 		double want = ios_left * bs - ios_carry * bs;
+		if (want < 1.0) {
+			/* The last I/O's bytes are in: count it. */
+			z->sl.ios++;
+			z->sl.bytes += st->bs;
+			hist_add_count(z->lat, s_to_ns(l_w0), 1);
+			break;
+		}
 		struct overwrite ow;
 		uint64_t c = 0;
 		if (st->random) {
@@ -212,8 +219,9 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 			if (pos >= span_end - 0.5)
 				pos = (double)st->span_off;
 		}
-		if (w->t >= z->end - 1e-12 && slice_emit(z, z->end, e))
-			return -1;
+		while (w->t >= z->end - 1e-12 && !z->stop)
+			if (slice_emit(z, z->end, e))
+				return -1;
 	}
 	if (z->sl.ios || w->t > ns_to_s(z->sl.t_start_ns) + 1e-12)
 		if (slice_emit(z, w->t, e))

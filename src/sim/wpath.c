@@ -230,8 +230,8 @@ static void regime_rates(struct sim *s, enum regime rg, double host_cap,
 	struct wpath *w = &s->wp;
 	bool have_slc = foldable(s) > EPS_B;
 	/* GC's jitter is that of scattered data: a sequential overwrite under
-	   GC is as smooth as a fill. */
-	double sigma = (rg == RG_GC || rg == RG_BURST) ?
+	   GC is as smooth as a fill, and so is a burst (no GC runs). */
+	double sigma = rg == RG_GC ?
 		       p->sigma_seq + (p->sigma_gc - p->sigma_seq) * w->rand_mix :
 		       p->sigma_seq;
 	double j = 1.0 + sigma * jitter_at(&s->jit, w->t);
