@@ -171,6 +171,13 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 		} else {
 			c = (uint64_t)pos / s->chunk;
 			double to_chunk = (double)((c + 1) * s->chunk) - pos;
+			if (to_chunk < 1.0) {
+				/* Rounding left a sliver: start the next chunk. */
+				pos = (double)((c + 1) * s->chunk);
+				if (pos >= span_end - 0.5)
+					pos = (double)st->span_off;
+				continue;
+			}
 			want = fmin(want, fmin(to_chunk, span_end - pos));
 			chunks_overwrite(s, c, &ow);
 			ow.random = false;
@@ -180,7 +187,7 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 		double got = wp_write(s, want, host_cap, t_lim - w->t, &ow, &share);
 		double dt = w->t - t_before;
 		if (got <= 0 && dt <= 0)
-			return sb_errf(e, "sim: the write path cannot move (profile %s)", p->name);
+			return sb_errf(e, "sim: the write path cannot move (profile %s, t %.9f, limit %.9f, want %g)", p->name, w->t, t_lim, want);
 
 		if (got > 0) {
 			double rate = got / dt;

@@ -66,7 +66,9 @@ static enum regime choose(struct sim *s)
 	if (p->route == ROUTE_SLC_ONLY) {
 		if (!w->win_open && room >= s->win_open_b)
 			w->win_open = true;
-		if (w->win_open && room <= EPS_B) {
+		/* Shut with a MiB left rather than at zero, so the last
+		   writes do not crawl through ever smaller steps. */
+		if (w->win_open && room <= fmin(ROOM_MIN, s->win_open_b / 2)) {
 			w->win_open = false;
 			w->fg_seen = true;
 		}
