@@ -344,6 +344,48 @@ static void scen_qd(const char *name, double scale)
 	sim_close(s);
 }
 
+/* A partial fill (the P1's 90 %): true average and the post-cache pattern. */
+static void scen_part(const char *name, double scale, double share)
+{
+	struct sim *s = open_sim(name, scale);
+	struct series f = { 0 };
+	uint64_t bytes = (uint64_t)(share * (double)sim_capacity(s)) / 131072 * 131072;
+	run(s, true, false, 131072, 256, bytes, 0, &f);
+	double total_t = f.t[f.n - 1] - (f.t[0] - 0.1), sum = 0, sd = 0;
+	for (size_t q = 0; q < f.n; q++)
+		sum += f.mbs[q];
+	double mean = sum / (double)f.n;
+	for (size_t q = 0; q < f.n; q++)
+		sd += (f.mbs[q] - mean) * (f.mbs[q] - mean);
+	sd = sqrt(sd / (double)f.n);
+	size_t i = 0;
+	double first = pct(f.mbs, 10, 50);
+	while (i < f.n && f.mbs[i] > 0.7 * first)
+		i++;
+	printf("%.0f%% fill: cache %.1f GB (%.0f full scale) @ %.0f MB/s; true avg %.1f MB/s (%.1f MiB/s), sample mean %.1f, CV %.2f, %.0f s\n",
+	       share * 100, i ? f.gb[i - 1] : 0, (i ? f.gb[i - 1] : 0) / scale, first,
+	       f.bytes / total_t / 1e6, f.bytes / total_t / 1048576.0, mean, sd / mean, total_t);
+	/* after the cache: runs of writing and of stalling */
+	size_t runs = 0, stalls = 0;
+	double run_len = 0, stall_len = 0, below = 0;
+	bool wr = true;
+	for (size_t q = i; q < f.n; q++) {
+		bool w = f.mbs[q] > 50;
+		if (w != wr) {
+			if (w) runs++; else stalls++;
+			wr = w;
+		}
+		if (w) run_len += 0.1; else stall_len += 0.1;
+		below += f.mbs[q] < 0.5 * f.bytes / total_t / 1e6;
+	}
+	if (runs && stalls)
+		printf("  after the cache: %zu write runs of %.2f s, %zu stalls of %.2f s; time below half the average %.0f%%\n",
+		       runs, run_len / (double)runs, stalls, stall_len / (double)stalls,
+		       100 * below / (double)(f.n - i));
+	series_free(&f);
+	sim_close(s);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -358,6 +400,8 @@ int main(int argc, char **argv)
 		scen_regain(argv[1], scale);
 	else if (!strcmp(sc, "rnd"))
 		scen_rnd(argv[1], scale, argc > 4 ? atof(argv[4]) : 2.0);
+	else if (!strcmp(sc, "part"))
+		scen_part(argv[1], scale, argc > 4 ? atof(argv[4]) : 0.9);
 	else if (!strcmp(sc, "qd"))
 		scen_qd(argv[1], scale);
 	else {

@@ -39,15 +39,36 @@ static void hist_add_count(struct lat_hist *h, uint64_t v, uint64_t n)
 struct slicer {
 	struct sim_slice sl;
 	struct lat_hist *lat;
-	double slice_s, t0, end;	/* s */
+	uint64_t t0_ns, slice_ns, k;	/* slice k ends at t0 + (k+1) slice */
+	uint64_t deadline_ns;
+	double end;			/* s: end of the current slice */
 	sim_slice_fn fn;
 	void *ctx;
 	int stop;
 };
 
-static int slice_emit(struct slicer *z, double t_end, struct sb_err *e)
+/* Slice ends are integer ns from the start, so a long stream's slices do
+   not drift from the caller's interval boundaries. */
+static uint64_t slice_end_ns(const struct slicer *z)
 {
-	z->sl.t_end_ns = s_to_ns(t_end);
+	return z->t0_ns + (z->k + 1) * z->slice_ns;
+}
+
+/* Where a stream that stopped at time t stands on the ns clock. */
+static uint64_t stop_ns(const struct slicer *z, double t)
+{
+	uint64_t ns = s_to_ns(t);
+	if (ns > z->deadline_ns || t >= ns_to_s(z->deadline_ns) - 1e-12)
+		ns = z->deadline_ns;
+	uint64_t b = slice_end_ns(z);
+	if (ns + 2 >= b && ns < b + 2)
+		ns = b;		/* rounding, not a real partial slice */
+	return ns;
+}
+
+static int slice_emit(struct slicer *z, uint64_t t_end_ns, struct sb_err *e)
+{
+	z->sl.t_end_ns = t_end_ns;
 	z->sl.lat = z->lat;
 	int rc = z->fn(z->ctx, &z->sl, e);
 	if (rc < 0)
@@ -57,7 +78,10 @@ static int slice_emit(struct slicer *z, double t_end, struct sb_err *e)
 	z->sl.t_start_ns = z->sl.t_end_ns;
 	z->sl.bytes = z->sl.ios = 0;
 	hist_reset(z->lat);
-	z->end += z->slice_s;
+	if (t_end_ns >= slice_end_ns(z)) {
+		z->k++;
+		z->end = ns_to_s(slice_end_ns(z));
+	}
 	return 0;
 }
 
@@ -227,18 +251,20 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 				pos = (double)st->span_off;
 		}
 		while (w->t >= z->end - 1e-12 && !z->stop)
-			if (slice_emit(z, z->end, e))
+			if (slice_emit(z, slice_end_ns(z), e))
 				return -1;
+		z->sl.next_off = (uint64_t)pos;
 	}
-	if (z->sl.ios || w->t > ns_to_s(z->sl.t_start_ns) + 1e-12)
-		if (slice_emit(z, w->t, e))
+	uint64_t end_ns = stop_ns(z, w->t);
+	if (z->sl.ios || end_ns > z->sl.t_start_ns)
+		if (slice_emit(z, end_ns, e))
 			return -1;
 	if (st->random)
 		span_mix_retag(s, st, written);
 	else
 		s->last_wr_end = (uint64_t)pos;
 	w->hot_span = 0;
-	s->now = s_to_ns(w->t);
+	s->now = end_ns;
 	s->drain_end = s->now;
 	return 0;
 }
@@ -289,8 +315,8 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 			break;
 		inflight--;
 		double tc = ns_to_s(c.t_done_ns);
-		while (tc >= z->end && !z->stop)
-			if (slice_emit(z, z->end, e)) {
+		while (c.t_done_ns > slice_end_ns(z) && !z->stop)
+			if (slice_emit(z, slice_end_ns(z), e)) {
 				rc = -1;
 				goto out;
 			}
@@ -359,14 +385,18 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 		}
 		t += dt;
 		s->now = s_to_ns(t);
-		if (t >= z->end - 1e-12 && slice_emit(z, z->end, e)) {
-			rc = -1;
-			goto out;
+		if (t >= z->end - 1e-12) {
+			s->now = slice_end_ns(z);
+			if (slice_emit(z, slice_end_ns(z), e)) {
+				rc = -1;
+				goto out;
+			}
 		}
 		if (dt <= 0)
 			break;
 	}
-	if (z->sl.ios && slice_emit(z, ns_to_s(s->now), e))
+	s->now = stop_ns(z, ns_to_s(s->now));
+	if ((z->sl.ios || s->now > z->sl.t_start_ns) && slice_emit(z, s->now, e))
 		rc = -1;
 	s->wp.t = fmax(s->wp.t, ns_to_s(s->now));
 	s->wp.last_busy = s->wp.t;
@@ -389,12 +419,13 @@ int sim_run_fluid(struct sim *s, const struct sim_stream *st,
 	z.lat = hist_new();
 	if (!z.lat)
 		return sb_errno(e, ENOMEM, "sim: histogram");
-	double t0 = ns_to_s(s->now);
-	z.slice_s = ns_to_s(slice_ns);
-	z.t0 = t0;
-	z.end = t0 + z.slice_s;
+	z.t0_ns = s->now;
+	z.slice_ns = slice_ns;
+	z.end = ns_to_s(slice_end_ns(&z));
 	z.sl.t_start_ns = s->now;
-	double deadline = max_ns ? t0 + ns_to_s(max_ns) : INFINITY;
+	z.sl.next_off = st->start_off;
+	z.deadline_ns = max_ns && max_ns < UINT64_MAX - s->now ? s->now + max_ns : UINT64_MAX;
+	double deadline = z.deadline_ns == UINT64_MAX ? INFINITY : ns_to_s(z.deadline_ns);
 	int rc = st->write ? fluid_write(s, st, max_bytes, deadline, &z, e)
 			   : fluid_read(s, st, max_bytes, deadline, &z, e);
 	hist_free(z.lat);
