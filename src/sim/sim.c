@@ -227,6 +227,24 @@ void sim_idle(struct sim *s, uint64_t dt_ns)
 	wp_idle_to(s, ns_to_s(s->now));
 }
 
+int sim_discard(struct sim *s, uint64_t off, uint64_t len, struct sb_err *e)
+{
+	if (off > s->capacity || len > s->capacity - off)
+		return sb_errf(e, "sim: discard of %llu + %llu is beyond the drive's %llu bytes",
+			       (unsigned long long)off, (unsigned long long)len,
+			       (unsigned long long)s->capacity);
+	wp_idle_to(s, ns_to_s(s->now));
+	trim_range(s, off, len);
+	return 0;
+}
+
+void sim_flush(struct sim *s)
+{
+	uint64_t empty = s->drain_end > s->now ? s->drain_end : s->now;
+	s->now = empty + (uint64_t)(s->p.t_commit_us * 1000.0);
+	wp_idle_to(s, ns_to_s(s->now));
+}
+
 void sim_sync(struct sim *s)
 {
 	wp_idle_to(s, ns_to_s(s->now));
