@@ -203,7 +203,7 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 				continue;
 			}
 			want = fmin(want, fmin(to_chunk, span_end - pos));
-			chunks_overwrite(s, c, &ow);
+			chunks_overwrite(s, (uint64_t)pos, (uint64_t)want, &ow);
 			ow.random = false;
 		}
 		double t_before = w->t, share = 0;

@@ -91,6 +91,8 @@ struct sim {
 	uint64_t nchunks, chunk;	/* count, bytes each */
 	uint64_t ntag[4];
 	uint64_t fold_cursor;
+	uint64_t piece_chunk, piece_end;	/* the write stream's current chunk */
+	uint8_t piece_prev;		/* its tag before the stream entered */
 
 	/* discrete timing resources, ns */
 	uint64_t *core_free, *unit_free, *ch_free, link_free[2];
@@ -121,7 +123,7 @@ double jitter_tick_end(double t_s);		/* end of t's 10 ms tick */
 int chunks_init(struct sim *s, struct sb_err *e);
 void chunks_set(struct sim *s, uint64_t c, enum chunk_tag t);
 void chunks_fold(struct sim *s, double folded);	/* retag folded SLC data */
-void chunks_overwrite(const struct sim *s, uint64_t c, struct overwrite *ow);
+void chunks_overwrite(struct sim *s, uint64_t off, uint64_t n, struct overwrite *ow);
 double chunks_density(const struct sim *s, enum chunk_tag t);
 
 /* wpath.c */

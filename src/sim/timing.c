@@ -178,7 +178,7 @@ uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 		if (n > len - o)
 			n = len - o;
 		struct overwrite ow;
-		chunks_overwrite(s, c, &ow);
+		chunks_overwrite(s, off + o, n, &ow);
 		ow.random = off != s->last_wr_end;
 		double share = 0, want = (double)n;
 		double got = wp_write(s, want, INFINITY, INFINITY, &ow, &share);
