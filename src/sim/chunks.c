@@ -71,20 +71,26 @@ static void overwrite_of(const struct sim *s, enum chunk_tag t, struct overwrite
 }
 
 /*
- * What a write piece [off, off + n) inside chunk c overwrites.  A stream
+ * What a write piece starting at off overwrites.  A stream
  * that goes on inside the chunk it entered has already retagged the chunk
  * with its own first bytes, so the chunk's tag from before the stream
  * entered decides for the rest of it.
  */
-void chunks_overwrite(struct sim *s, uint64_t off, uint64_t n, struct overwrite *ow)
+void chunks_overwrite(struct sim *s, uint64_t off, struct overwrite *ow)
 {
 	uint64_t c = off / s->chunk;
 	if (off != s->piece_end || c != s->piece_chunk) {
 		s->piece_chunk = c;
 		s->piece_prev = s->tag[c];
 	}
-	s->piece_end = off + n;
 	overwrite_of(s, (enum chunk_tag)s->piece_prev, ow);
+}
+
+/* The piece [off, off + n) was written: tag its chunk by where it went. */
+void chunks_wrote(struct sim *s, uint64_t off, uint64_t n, enum chunk_tag t)
+{
+	s->piece_end = off + n;
+	chunks_set(s, off / s->chunk, t);
 }
 
 /*

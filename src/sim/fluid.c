@@ -131,6 +131,12 @@ static void span_mix_init(const struct sim *s, const struct sim_stream *st,
 			(double)s->chunk * chunks_density(s, CH_NATIVE));
 	uint64_t nat = n[CH_NATIVE] + n[CH_FOLDED];
 	x->folded = nat ? (double)n[CH_FOLDED] / (double)nat : 0;
+	/* The span holds no more than the drive does; the whole drive holds
+	   exactly what the counters say. */
+	double S = s->wp.S_st + s->wp.S_dyn;
+	bool whole = st->span_off == 0 && st->span_len + s->chunk > s->capacity;
+	x->M_s = whole ? S : fmin(x->M_s, S);
+	x->M_n = whole ? s->wp.T_v : fmin(x->M_n, s->wp.T_v);
 }
 
 /* After a random stream, the unmapped chunks it touched become mapped. */
@@ -203,7 +209,7 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 				continue;
 			}
 			want = fmin(want, fmin(to_chunk, span_end - pos));
-			chunks_overwrite(s, (uint64_t)pos, (uint64_t)want, &ow);
+			chunks_overwrite(s, (uint64_t)pos, &ow);
 			ow.random = false;
 		}
 		double t_before = w->t, share = 0;
@@ -245,7 +251,8 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 			if (over > 0)
 				mix.M_n = fmax(0, mix.M_n - over);
 		} else if (got > 0) {
-			chunks_set(s, c, share >= 0.5 ? CH_SLC : CH_NATIVE);
+			chunks_wrote(s, (uint64_t)pos, (uint64_t)(pos + got) - (uint64_t)pos,
+				     share >= 0.5 ? CH_SLC : CH_NATIVE);
 			pos += got;
 			if (pos >= span_end - 0.5)
 				pos = (double)st->span_off;

@@ -123,7 +123,8 @@ double jitter_tick_end(double t_s);		/* end of t's 10 ms tick */
 int chunks_init(struct sim *s, struct sb_err *e);
 void chunks_set(struct sim *s, uint64_t c, enum chunk_tag t);
 void chunks_fold(struct sim *s, double folded);	/* retag folded SLC data */
-void chunks_overwrite(struct sim *s, uint64_t off, uint64_t n, struct overwrite *ow);
+void chunks_overwrite(struct sim *s, uint64_t off, struct overwrite *ow);
+void chunks_wrote(struct sim *s, uint64_t off, uint64_t n, enum chunk_tag t);
 double chunks_density(const struct sim *s, enum chunk_tag t);
 
 /* wpath.c */

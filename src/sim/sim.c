@@ -146,7 +146,7 @@ static void trim_range(struct sim *s, uint64_t off, uint64_t len)
 		if (n > off + len - o)
 			n = off + len - o;
 		struct overwrite ow;
-		chunks_overwrite(s, o, n, &ow);
+		chunks_overwrite(s, o, &ow);
 		s->piece_end = UINT64_MAX;	/* a trim is no write stream */
 		wp_trim(s, ow.inv_slc * (double)n, ow.inv_nat * (double)n);
 		/* A chunk becomes unmapped only when trimmed whole. */

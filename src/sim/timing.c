@@ -178,7 +178,7 @@ uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 		if (n > len - o)
 			n = len - o;
 		struct overwrite ow;
-		chunks_overwrite(s, off + o, n, &ow);
+		chunks_overwrite(s, off + o, &ow);
 		ow.random = off != s->last_wr_end;
 		double share = 0, want = (double)n;
 		double got = wp_write(s, want, INFINITY, INFINITY, &ow, &share);
@@ -187,7 +187,7 @@ uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 			   bytes as written at the end of a long stall. */
 			s->wp.t += 1.0;
 		}
-		chunks_set(s, c, share >= 0.5 ? CH_SLC : CH_NATIVE);
+		chunks_wrote(s, off + o, n, share >= 0.5 ? CH_SLC : CH_NATIVE);
 		o += n;
 	}
 	s->last_wr_end = off + len;

@@ -363,6 +363,20 @@ static double step_apply(struct sim *s, const struct rates *r, double dt,
 	w->T_v += nat;
 	w->nand_bytes += nat;
 	w->inv_bytes += inv_s + inv_n;
+	/* The chunk map estimates what an overwrite hits from class
+	   averages; the LBA space bounds the truth: no more valid data than
+	   user capacity, so any excess was overwritten too. */
+	double excess = w->S_st + w->S_dyn + w->T_v - s->U;
+	if (excess > 0) {
+		double x = fmin(excess, w->T_v);
+		w->T_v -= x;
+		if (s->m > 0)
+			w->T_i += x;
+		double y = fmin(excess - x, w->S_dyn);
+		w->S_dyn -= y;
+		w->S_st -= fmin(excess - x - y, w->S_st);
+		w->inv_bytes += excess;
+	}
 	*to_slc += slc;
 
 	/* How scattered the native data becomes: a random stream scatters
