@@ -94,7 +94,7 @@ static const struct key_desc keys[] = {
 	D(sigma_seq, 0, 1, NEED_NONE, false, 0, "rate jitter (relative sd) outside GC"),
 	D(sigma_gc, 0, 1, NEED_NONE, false, 0, "rate jitter (relative sd) under GC"),
 	D(tau_s, 0.001, 1e4, NEED_NONE, false, 0.45, "jitter correlation time, s"),
-	D(journal_gib, 0, 1e6, NEED_NONE, true, 0, "host bytes between journal flushes, GiB (0 = none)"),
+	D(journal_gib, 0, 1e6, NEED_NONE, false, 0, "host bytes between journal flushes, GiB (0 = none)"),
 	D(journal_stall_ms, 0, 1e6, NEED_NONE, false, 0, "journal flush stall, ms"),
 	D(t_idle_enter_ms, 0, 1e6, NEED_NONE, false, 50, "quiet time before background idle work, ms"),
 };
