@@ -5,6 +5,11 @@
 /* One line per subcommand; keep the order of `ssdbench help`. */
 const struct cli_command cli_commands[] = {
 	{ "run", cmd_run, "run workloads on a file or block device" },
+	{ "show", cmd_show, "list the stored runs, or show one" },
+	{ "export", cmd_export, "write a stored run as CSV or JSON" },
+	{ "info", cmd_info, "what a device or file is: identity, formats, health" },
+	{ "purge", cmd_purge, "return a device to fresh-out-of-box (destroys data)" },
+	{ "analyze", cmd_analyze, "analyse a stored run or fio logs: cache, steady state, consistency, bursts" },
 	{ "version", cmd_version, "print the version" },
 	{ "sim", cmd_sim, "simulated drives: list the profiles, show one" },
 	{ NULL, NULL, NULL },
