@@ -56,8 +56,11 @@ static int show(const char *spec)
 		printf("#   idle regain: %.2f GB/s of cache per second of idle\n", h.regain_gbs);
 	}
 	printf("#   sequential write to native media: %.2f GB/s\n", h.direct_gbs);
-	printf("#   4 KiB random write, full drive: WA %.2f, %.1fk IOPS under GC, %.1fk average\n",
-	       h.wa_rand, h.rnd_write_kiops, h.rnd_write_avg_kiops);
+	if (sp.profile.rho_eff > 0)
+		printf("#   4 KiB random write, full drive: WA %.2f, %.1fk IOPS under GC, %.1fk average\n",
+		       h.wa_rand, h.rnd_write_kiops, h.rnd_write_avg_kiops);
+	else
+		printf("#   4 KiB random write: no GC (in place), %.1fk IOPS\n", h.rnd_write_kiops);
 	if (h.burst_period_s > 0)
 		printf("#   bursts: %.2f GB in %.2f s every %.1f s\n", h.burst_gb, h.burst_s,
 		       h.burst_period_s);

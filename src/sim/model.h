@@ -109,6 +109,7 @@ struct sim {
 
 	struct rng rng_retry, rng_collide;
 	uint64_t last_wr_end;	/* to tell sequential writes from random ones */
+	bool oom;		/* an allocation failed inside a submit */
 };
 
 /* waf.c */
@@ -140,7 +141,6 @@ void wp_idle_to(struct sim *s, double t);	/* integrate idle work to t */
 double wp_write(struct sim *s, double bytes, double host_cap, double max_dt,
 		const struct overwrite *ow, double *slc_share);
 void wp_trim(struct sim *s, double slc_bytes, double nat_bytes);
-enum regime wp_regime_now(const struct sim *s);
 
 /* timing.c */
 uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len);

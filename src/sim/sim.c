@@ -189,6 +189,10 @@ int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e)
 	default:
 		return sb_errf(e, "sim: unknown operation %u", io->op);
 	}
+	if (s->oom) {
+		s->oom = false;
+		return sb_errno(e, ENOMEM, "sim: write buffer");
+	}
 	timing_slot_done(s, done);
 	double busy = ns_to_s(done);
 	if (busy > s->wp.last_busy)

@@ -195,7 +195,8 @@ uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 	if (drain_end > s->drain_end)
 		s->drain_end = drain_end;
 	uint64_t adm = wbuf_admit(s, landed, (uint32_t)len);
-	wbuf_push(s, drain_end, (uint32_t)len);
+	if (wbuf_push(s, drain_end, (uint32_t)len))
+		s->oom = true;
 	return max_u64(landed, adm);
 }
 

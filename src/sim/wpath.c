@@ -105,11 +105,6 @@ static enum regime choose(struct sim *s)
 	return RG_DIRECT;
 }
 
-enum regime wp_regime_now(const struct sim *s)
-{
-	return s->wp.last;
-}
-
 /* Fold x bytes out of SLC into native blocks. */
 static void fold_apply(struct sim *s, double x, bool static_first)
 {
@@ -219,8 +214,7 @@ void wp_trim(struct sim *s, double slc, double nat)
 struct rates {
 	enum regime rg;
 	double h;		/* host bytes/s */
-	double fold;		/* SLC -> native bytes/s */
-	bool fold_static_first;
+	double fold;		/* SLC -> native bytes/s, dynamic pool first */
 	double gc;		/* stale bytes reclaimed/s */
 	bool to_slc;
 };
@@ -244,7 +238,6 @@ static void regime_rates(struct sim *s, enum regime rg, double host_cap,
 
 	r->rg = rg;
 	r->fold = 0;
-	r->fold_static_first = false;
 	r->gc = 0;
 	r->to_slc = false;
 	switch (rg) {
@@ -391,7 +384,7 @@ static double step_apply(struct sim *s, const struct rates *r, double dt,
 
 	if (r->fold > 0) {
 		double x = fmin(r->fold * dt, foldable(s));
-		fold_apply(s, x, r->fold_static_first);
+		fold_apply(s, x, false);
 		if (r->rg == RG_ROUND) {
 			w->round_left -= x;
 			if (w->round_left <= EPS_B || foldable(s) <= EPS_B) {

@@ -249,7 +249,6 @@ static struct qd_result closed_loop(struct sim *s, bool write, uint32_t bs, uint
 	rng_seed(&r, seed);
 	uint64_t blocks = sim_capacity(s) / bs, done = 0, sum = 0;
 	struct sb_err e;
-	uint64_t t0 = sim_now(s);
 	for (uint32_t i = 0; i < qd; i++) {
 		struct sim_io io = { write ? SIM_WRITE : SIM_READ, rng_below(&r, blocks) * bs, bs, 0 };
 		if (sim_submit(s, &io, &e))
@@ -272,7 +271,6 @@ static struct qd_result closed_loop(struct sim *s, bool write, uint32_t bs, uint
 	struct sim_cpl c[256];
 	while (sim_outstanding(s))
 		sim_reap(s, c, 1, 256, UINT64_MAX);
-	(void)t0;
 	struct qd_result q;
 	q.iops = (double)(n - qd) / ((double)(t_end - t_first) * 1e-9);
 	q.lat_us = (double)sum / (double)(n - qd) / 1e3;
