@@ -18,6 +18,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/bursts.h"
+#include "analysis/fill.h"
+#include "analysis/reclaim.h"
 #include "engine/engine.h"
 
 #define S_NS 1000000000ull
@@ -29,6 +32,7 @@ static int failures, cells;
 
 struct series {
 	double *v, *gb;		/* MB/s (or IOPS), GB written so far */
+	struct trace_pt *tr;	/* the same, for the analyses */
 	size_t n, cap;
 	double bytes;
 	enum io_dir dir;
@@ -45,12 +49,14 @@ static int on_interval(void *ctx, const struct interval_sample *s, struct sb_err
 		x->cap = x->cap ? 2 * x->cap : 4096;
 		x->v = realloc(x->v, x->cap * sizeof *x->v);
 		x->gb = realloc(x->gb, x->cap * sizeof *x->gb);
+		x->tr = realloc(x->tr, x->cap * sizeof *x->tr);
 	}
 	double dt = (double)(s->t_end_ns - s->t_start_ns) * 1e-9;
 	const struct interval_dir *d = &s->dir[x->dir];
 	x->bytes += (double)d->bytes;
 	x->v[x->n] = x->iops ? (double)d->ios / dt : (double)d->bytes / dt / 1e6;
 	x->gb[x->n] = x->bytes / 1e9;
+	x->tr[x->n] = (struct trace_pt){ s->t_end_ns - s->t_start_ns, d->bytes, d->ios };
 	x->n++;
 	return 0;
 }
@@ -131,6 +137,7 @@ static struct engine_result run(struct engine *eng, bool write, bool random, uin
 	}
 	free(dummy.v);
 	free(dummy.gb);
+	free(dummy.tr);
 	return res;
 }
 
@@ -160,6 +167,37 @@ static void cell_range(const char *drive, const char *metric, double lo, double 
 	char m[96];
 	snprintf(m, sizeof m, "%s [%g-%g]", metric, lo, hi);
 	cell(drive, m, t, got, unit);
+}
+
+/* A finding that is there or not. */
+static void cell_bool(const char *drive, const char *metric, bool ok, const char *detail)
+{
+	cells++;
+	failures += !ok;
+	printf("%-12s %-44s %21s %-6s %7s %s\n", drive, metric, detail, "", "", ok ? "ok" : "OFF");
+}
+
+/* The fill analysis of the analysis room on one pass. */
+static void fill_findings(const char *drive, const struct series *x, bool want_cache,
+			  double cache_gb, double cache_mbs)
+{
+	struct fill_params fp;
+	struct fill_result fr;
+	struct sb_err e;
+	fill_params_default(&fp);
+	if (fill_analyze(x->tr, x->n, &fp, &fr, &e)) {
+		cell_bool(drive, "fill analysis runs", false, e.msg);
+		return;
+	}
+	char d[64];
+	snprintf(d, sizeof d, "%s", fr.has_cache ? "cache" : "no cache");
+	if (!want_cache || !fr.has_cache) {
+		cell_bool(drive, want_cache ? "cache detector: a cache" : "cache detector: no cache",
+			  fr.has_cache == want_cache, d);
+		return;
+	}
+	cell(drive, "cache detector: size (scaled back)", cache_gb, fr.cache_bytes / 1e9 / scale, "GB");
+	cell(drive, "cache detector: speed", cache_mbs, fr.cache_speed / 1e6, "MB/s");
 }
 
 /* Cache span: GB written before the first sample under 70 % of the start. */
@@ -207,6 +245,30 @@ static void sn8100(void)
 		snprintf(m, sizeof m, "later level %.0f (mean of its samples, %.0f%%)", lv[l],
 			 100.0 * (double)c / (double)nl);
 		cell(d, m, lv[l], c ? s / (double)c : 0, "MB/s");
+	}
+	fill_findings(d, &f1, true, 677, 14100);
+	{
+		struct fill_params fp;
+		struct fill_result fr;
+		struct sb_err e;
+		fill_params_default(&fp);
+		if (fill_analyze(f1.tr, f1.n, &fp, &fr, &e) == 0) {
+			/* plateau detector: the stage after the cache, then the
+			   four later levels among the detected ones */
+			if (fr.nstages > 1)
+				cell(d, "plateau detector: stage after the cache", 3900,
+				     fr.stages[1].mean / 1e6, "MB/s");
+			for (int l = 0; l < 4; l++) {
+				double best = 0;
+				for (size_t q = 0; q < fr.nlevels; q++)
+					if (fabs(fr.levels[q].rate / 1e6 / lv[l] - 1) <
+					    fabs(best / lv[l] - 1))
+						best = fr.levels[q].rate / 1e6;
+				char m[64];
+				snprintf(m, sizeof m, "plateau detector: level near %.0f", lv[l]);
+				cell(d, m, lv[l], best, "MB/s");
+			}
+		}
 	}
 	cell(d, "fill 1 whole: average", 3291, f1.bytes / secs / 1e6, "MB/s");
 	cell(d, "fill 1 whole: minimum sample", 625, pct(f1.v, f1.n, 0), "MB/s");
@@ -273,9 +335,25 @@ static void sn8100(void)
 	} else {
 		cell(d, "bursts seen", 1, 0, "");
 	}
+	{
+		struct burst_params bp;
+		struct burst_result br;
+		struct sb_err e;
+		burst_params_default(&bp);
+		if (burst_analyze(rn.tr + s0, rn.n - s0, TRACE_IOPS, &bp, &br, NULL, &e) == 0 &&
+		    br.count >= 2) {
+			cell_range(d, "burst detector: period (scaled back)", 19, 22,
+				   br.period_s.median / scale, "s");
+			cell_range(d, "burst detector: duration", 0.4, 0.6, br.duration_s.median, "s");
+			cell(d, "burst detector: bytes (scaled back)", 1.5, br.bytes.median / 1e9 / scale, "GB");
+		} else {
+			cell_bool(d, "burst detector finds bursts", false, "none");
+		}
+	}
 	free(slow);
 	free(rn.v);
 	free(rn.gb);
+	free(rn.tr);
 
 	/* reads on the full drive */
 	engine_idle(eng, 3600 * S_NS);
@@ -290,30 +368,49 @@ static void sn8100(void)
 	r = run(eng, false, false, 131072, 32, 0, 5 * S_NS, NULL);
 	cell(d, "SEQ 128k read QD32", 14980, (double)r.wl[0].bytes[DIR_READ] / ((double)r.wl[0].measured_ns * 1e-9) / 1e6, "MB/s");
 	engine_result_free(&r);
-	free(rd.v);
-	free(rd.gb);
-	free(f1.v); free(f1.gb); free(f2.v); free(f2.gb);
+	free(rd.v); free(rd.gb); free(rd.tr);
+	free(f1.v); free(f1.gb); free(f1.tr); free(f2.v); free(f2.gb); free(f2.tr);
 	engine_close(eng);
 
-	/* idle regain after a 50 % fill: the cache found by the next write */
-	double cache[2];
-	const int idle_s[2] = { 60, 120 };
-	for (int i = 0; i < 2; i++) {
+	/* SLC reclaim (METHODOLOGY §3.7): fill 50 %, idle T, write a minute;
+	   the cache each minute found, through the reclaim estimator */
+	const int idle_s[] = { 5, 10, 15, 30, 60, 120, 240, 600 };
+	struct reclaim_point pts[8];
+	double ref = 0;
+	for (int i = 0; i < 8; i++) {
 		eng = open_target("sn8100-2tb");
-		r = run(eng, true, false, 131072, 256, size_of(eng, 131072) / 2 / 131072 * 131072, 0, NULL);
+		struct series h = { 0 }, g = { 0 };
+		r = run(eng, true, false, 131072, 256, size_of(eng, 131072) / 2 / 131072 * 131072, 0, &h);
 		engine_result_free(&r);
+		if (i == 0) {
+			size_t c = cache_end(&h);
+			ref = pct(h.v, c, 50) * 1e6;
+		}
 		engine_idle(eng, (uint64_t)idle_s[i] * S_NS);
-		struct series g = { 0 };
 		r = run(eng, true, false, 131072, 256, 0, 60 * S_NS, &g);
 		engine_result_free(&r);
-		size_t c = cache_end(&g);
-		cache[i] = c ? g.gb[c - 1] : 0;
-		free(g.v);
-		free(g.gb);
+		struct fill_params fp;
+		struct sb_err e;
+		fill_params_default(&fp);
+		fp.ref_speed = ref;
+		size_t end = 0;
+		double cb = 0;
+		if (fill_find_cache(g.tr, g.n, &fp, &end, &cb, &e))
+			cb = 0;
+		pts[i] = (struct reclaim_point){ idle_s[i], cb };
+		free(h.v); free(h.gb); free(h.tr);
+		free(g.v); free(g.gb); free(g.tr);
 		engine_close(eng);
 	}
-	cell(d, "idle regain rate, 1 to 2 min (scaled back)", 1.46,
-	     (cache[1] - cache[0]) / 60.0 / scale, "GB/s");
+	struct reclaim_result rr;
+	struct sb_err e;
+	if (reclaim_analyze(pts, 8, 0.05, &rr, &e) == 0) {
+		cell(d, "reclaim estimator: rate (scaled back)", 1.46, rr.rate / 1e9 / scale, "GB/s");
+		cell_range(d, "reclaim: idle to full recovery", 0, 600, rr.full_s, "s");
+		cell(d, "reclaim: recovered cache (scaled back)", 344, rr.recovered_bytes / 1e9 / scale, "GB");
+	} else {
+		cell_bool(d, "reclaim estimator runs", false, e.msg);
+	}
 }
 
 static void micron(void)
@@ -330,6 +427,7 @@ static void micron(void)
 	for (size_t q = 1; q < f.n; q++)
 		dips += f.v[q] < 0.9 * 540 && f.v[q - 1] >= 0.9 * 540;
 	cell_range(d, "fill: seconds between flush dips", 3.6, 4.4, secs / (double)(dips ? dips : 1), "s");
+	fill_findings(d, &f, false, 0, 0);	/* interface-bound: no cache to see */
 	series_reset(&f);
 	r = run(eng, true, false, 131072, 32, cap, 0, &f);
 	cell(d, "SEQ write steady (pass 2 average)", 527,
@@ -339,7 +437,7 @@ static void micron(void)
 	r = run(eng, true, true, 4096, 32, size_of(eng, 4096), 0, &rn);
 	engine_result_free(&r);
 	cell(d, "RND 4k write steady (second half median)", 17500, pct(rn.v + rn.n / 2, rn.n / 2, 50), "IOPS");
-	free(f.v); free(f.gb); free(rn.v); free(rn.gb);
+	free(f.v); free(f.gb); free(f.tr); free(rn.v); free(rn.gb); free(rn.tr);
 	engine_close(eng);
 }
 
@@ -347,8 +445,11 @@ static void p4800x(void)
 {
 	const char *d = "P4800X";
 	struct engine *eng = open_target("p4800x-375gb");
-	struct engine_result r = run(eng, true, false, 131072, 32, size_of(eng, 131072), 0, NULL);
+	struct series f = { 0 };
+	struct engine_result r = run(eng, true, false, 131072, 32, size_of(eng, 131072), 0, &f);
 	engine_result_free(&r);
+	fill_findings(d, &f, false, 0, 0);
+	free(f.v); free(f.gb); free(f.tr);
 	r = run(eng, false, true, 4096, 8, 0, 2 * S_NS, NULL);
 	double iops = (double)r.wl[0].ios[DIR_READ] / ((double)r.wl[0].measured_ns * 1e-9);
 	cell(d, "RND 4k read QD8", 590000, iops, "IOPS");
@@ -382,7 +483,8 @@ static void pm1725(void)
 	for (size_t q = 0; q < f.n; q++)
 		sd += (f.v[q] - m) * (f.v[q] - m);
 	cell(d, "fill sample CV (large variance)", 0.20, sqrt(sd / (double)f.n) / m, "");
-	free(f.v); free(f.gb);
+	fill_findings(d, &f, false, 0, 0);
+	free(f.v); free(f.gb); free(f.tr);
 	engine_close(eng);
 }
 
@@ -399,7 +501,8 @@ static void p1(void)
 	cell(d, "SLC span (scaled back)", 140, f.gb[ce - 1] / scale, "GB");
 	cell(d, "SLC rate", 1650, pct(f.v, ce, 50), "MB/s");
 	cell(d, "90% fill: true average", 117.7, f.bytes / secs / 1e6, "MB/s");
-	free(f.v); free(f.gb);
+	fill_findings(d, &f, true, 140, 1650);
+	free(f.v); free(f.gb); free(f.tr);
 	engine_close(eng);
 }
 
