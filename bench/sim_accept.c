@@ -110,12 +110,15 @@ static struct engine *open_target(const char *profile)
 	return eng;
 }
 
+static bool sync_writes;	/* O_SYNC for the next run */
+
 /* Run one workload; returns its result (caller frees). */
 static struct engine_result run(struct engine *eng, bool write, bool random, uint32_t bs,
 				uint32_t qd, uint64_t bytes, uint64_t ns, struct series *x)
 {
 	struct workload w;
 	workload_defaults(&w);
+	w.sync = sync_writes;
 	w.pattern = random ? PATTERN_RAND : PATTERN_SEQ;
 	w.read_pct = write ? 0 : 100;
 	w.bs = bs;
@@ -364,6 +367,12 @@ static void sn8100(void)
 	engine_result_free(&r);
 	r = run(eng, false, true, 4096, 256, 0, 5 * S_NS, NULL);
 	cell(d, "RND 4k read QD256 (saturation)", 1200000, (double)r.wl[0].ios[DIR_READ] / ((double)r.wl[0].measured_ns * 1e-9), "IOPS");
+	engine_result_free(&r);
+	/* Sync Write (METHODOLOGY §3.5): RND 4k QD1 O_SYNC in the first 8 GiB */
+	sync_writes = true;
+	r = run(eng, true, true, 4096, 1, 0, 5 * S_NS, NULL);
+	sync_writes = false;
+	cell(d, "Sync Write: RND 4k QD1 O_SYNC", 43, (double)r.wl[0].bytes[DIR_WRITE] / ((double)r.wl[0].measured_ns * 1e-9) / 1e6, "MB/s");
 	engine_result_free(&r);
 	r = run(eng, false, false, 131072, 32, 0, 5 * S_NS, NULL);
 	cell(d, "SEQ 128k read QD32", 14980, (double)r.wl[0].bytes[DIR_READ] / ((double)r.wl[0].measured_ns * 1e-9) / 1e6, "MB/s");

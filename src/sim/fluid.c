@@ -310,7 +310,7 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 	uint64_t inflight = 0;
 	while (!z->stop && done < ios_left && done < warm + cal) {
 		while (inflight < qd && done + inflight < ios_left) {
-			struct sim_io io = { SIM_READ, next_off(st, &r, &pos), st->bs, 0 };
+			struct sim_io io = { SIM_READ, next_off(st, &r, &pos), st->bs, 0, false };
 			if (sim_submit(s, &io, e)) {
 				rc = -1;
 				goto out;

@@ -176,6 +176,12 @@ int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e)
 		break;
 	case SIM_WRITE:
 		done = timing_write(s, t, io->offset, io->len);
+		if (io->fua) {
+			/* On media: behind everything the buffer holds, then
+			   the commit, as a flush would be. */
+			uint64_t empty = s->drain_end > done ? s->drain_end : done;
+			done = empty + (uint64_t)(s->p.t_commit_us * 1000.0);
+		}
 		break;
 	case SIM_TRIM:
 		trim_range(s, io->offset, io->len);

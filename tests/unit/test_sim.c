@@ -174,7 +174,7 @@ TEST(invariants_through_a_mixed_history)
 		for (int i = 0; i < 3000; i++) {
 			uint64_t off = rng_below(&r, cap / 4096) * 4096;
 			uint8_t op = (uint8_t)rng_below(&r, 4);
-			struct sim_io io = { op, off, op == SIM_FLUSH ? 0 : 4096, (uint64_t)i };
+			struct sim_io io = { op, off, op == SIM_FLUSH ? 0 : 4096, (uint64_t)i, false };
 			if (sim_submit(s, &io, &e))
 				CHECK_FAIL("%s", e.msg);
 			struct sim_cpl c[8];
@@ -250,7 +250,7 @@ static struct qd_result closed_loop(struct sim *s, bool write, uint32_t bs, uint
 	uint64_t blocks = sim_capacity(s) / bs, done = 0, sum = 0;
 	struct sb_err e;
 	for (uint32_t i = 0; i < qd; i++) {
-		struct sim_io io = { write ? SIM_WRITE : SIM_READ, rng_below(&r, blocks) * bs, bs, 0 };
+		struct sim_io io = { write ? SIM_WRITE : SIM_READ, rng_below(&r, blocks) * bs, bs, 0, false };
 		if (sim_submit(s, &io, &e))
 			CHECK_FAIL("%s", e.msg);
 	}
@@ -263,7 +263,7 @@ static struct qd_result closed_loop(struct sim *s, bool write, uint32_t bs, uint
 		if (done >= qd)
 			sum += c.t_done_ns - c.t_submit_ns;
 		done++;
-		struct sim_io io = { write ? SIM_WRITE : SIM_READ, rng_below(&r, blocks) * bs, bs, 0 };
+		struct sim_io io = { write ? SIM_WRITE : SIM_READ, rng_below(&r, blocks) * bs, bs, 0, false };
 		if (sim_submit(s, &io, &e))
 			CHECK_FAIL("%s", e.msg);
 	}
@@ -323,7 +323,7 @@ TEST(write_buffer_latency_and_drain_rate)
 	struct sb_err e;
 	uint64_t off = 0, n = 16000, done = 0;
 	for (int i = 0; i < 256; i++) {
-		io = (struct sim_io){ SIM_WRITE, off, 131072, 0 };
+		io = (struct sim_io){ SIM_WRITE, off, 131072, 0, false };
 		off += 131072;
 		sim_submit(s, &io, &e);
 	}
@@ -332,7 +332,7 @@ TEST(write_buffer_latency_and_drain_rate)
 		struct sim_cpl c;
 		sim_reap(s, &c, 1, 1, UINT64_MAX);
 		done++;
-		io = (struct sim_io){ SIM_WRITE, off, 131072, 0 };
+		io = (struct sim_io){ SIM_WRITE, off, 131072, 0, false };
 		off += 131072;
 		sim_submit(s, &io, &e);
 	}
@@ -341,6 +341,47 @@ TEST(write_buffer_latency_and_drain_rate)
 	struct sim_cpl c[256];
 	while (sim_outstanding(s))
 		sim_reap(s, c, 1, 256, UINT64_MAX);
+	sim_close(s);
+}
+
+TEST(fua_write_and_flush_wait_for_the_media)
+{
+	struct sim *s = open_scaled("sn8100-2tb", 0.01, 1);
+	if (!s)
+		return;
+	const struct sim_profile *p = sim_profile(s);
+	struct sb_err e;
+	struct sim_cpl c[300];
+	/* Fill the buffer with 256 writes of 128 KiB, then one FUA write:
+	   it completes after everything before it drained, plus the commit. */
+	for (int i = 0; i < 256; i++) {
+		struct sim_io io = { SIM_WRITE, (uint64_t)i * 131072, 131072, 0, false };
+		sim_submit(s, &io, &e);
+	}
+	uint64_t t = sim_now(s);
+	struct sim_io fua = { SIM_WRITE, 256ull * 131072, 4096, 1, true };
+	sim_submit(s, &fua, &e);
+	uint64_t last = 0, fua_done = 0;
+	while (sim_outstanding(s)) {
+		int n = sim_reap(s, c, 1, 300, UINT64_MAX);
+		for (int i = 0; i < n; i++) {
+			if (c[i].tag == 1)
+				fua_done = c[i].t_done_ns;
+			else if (c[i].t_done_ns > last)
+				last = c[i].t_done_ns;
+		}
+	}
+	/* 32 MiB at the SLC rate plus the commit */
+	double drain = 257.0 * 131072 / (p->w_slc_gbs * 1e9) * 1e9;
+	CHECK(fua_done > last);
+	CHECK_REL((double)(fua_done - t), drain + p->t_commit_us * 1e3, 0.06);
+	/* A flush on an idle drive: just the commit. */
+	sim_idle(s, 1000000000ull);
+	t = sim_now(s);
+	struct sim_io fl = { SIM_FLUSH, 0, 0, 2, false };
+	sim_submit(s, &fl, &e);
+	sim_reap(s, c, 1, 1, UINT64_MAX);
+	CHECK_EQ_U64(c[0].t_done_ns - t, (uint64_t)(p->t_commit_us * 1000.0));
 	sim_close(s);
 }
 
@@ -394,7 +435,7 @@ static uint64_t history_hash(uint64_t seed, double *mean_lat)
 	struct sb_err e;
 	for (int i = 0; i < 20000; i++) {
 		struct sim_io io = { rng_below(&r, 3) ? SIM_READ : SIM_WRITE,
-				     rng_below(&r, sim_capacity(s) / 4096) * 4096, 4096, (uint64_t)i };
+				     rng_below(&r, sim_capacity(s) / 4096) * 4096, 4096, (uint64_t)i, false };
 		sim_submit(s, &io, &e);
 		struct sim_cpl c[16];
 		int k = sim_reap(s, c, sim_outstanding(s) >= 32 ? 1 : 0, 16, UINT64_MAX);
@@ -434,7 +475,7 @@ static double discrete_window(struct sim *s, bool write, bool random, uint32_t b
 	for (;;) {
 		while (inflight < qd) {
 			uint64_t blk = random ? rng_below(&r, blocks) : seq++ % blocks;
-			struct sim_io io = { write ? SIM_WRITE : SIM_READ, blk * bs, bs, 0 };
+			struct sim_io io = { write ? SIM_WRITE : SIM_READ, blk * bs, bs, 0, false };
 			sim_submit(s, &io, &e);
 			inflight++;
 		}
