@@ -140,7 +140,7 @@ void wp_idle_to(struct sim *s, double t);	/* integrate idle work to t */
  */
 double wp_write(struct sim *s, double bytes, double host_cap, double max_dt,
 		const struct overwrite *ow, double *slc_share);
-void wp_trim(struct sim *s, double slc_bytes, double nat_bytes);
+void wp_trim(struct sim *s, double slc_bytes, double nat_bytes, bool whole);
 
 /* timing.c */
 uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len);

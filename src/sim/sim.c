@@ -148,7 +148,7 @@ static void trim_range(struct sim *s, uint64_t off, uint64_t len)
 		struct overwrite ow;
 		chunks_overwrite(s, o, &ow);
 		s->piece_end = UINT64_MAX;	/* a trim is no write stream */
-		wp_trim(s, ow.inv_slc * (double)n, ow.inv_nat * (double)n);
+		wp_trim(s, ow.inv_slc * (double)n, ow.inv_nat * (double)n, n == s->chunk);
 		/* A chunk becomes unmapped only when trimmed whole. */
 		if (n == s->chunk)
 			chunks_set(s, c, CH_UNMAPPED);

@@ -181,7 +181,10 @@ void wp_idle_to(struct sim *s, double t)
 			w->t += dt;
 			continue;
 		}
-		double target = s->f_lo + s->w_burst;
+		/* GC in idle banks a burst's worth of free space; stale data it
+		   can reclaim without copies (blocks left with nothing valid)
+		   it reclaims in full. */
+		double target = waf_inst(s) < 1.05 ? s->R : s->f_lo + s->w_burst;
 		if (s->p.rho_eff > 0 && s->m > 0 && w->T_i > EPS_B && F < target && s->g_idle > 0) {
 			double dt = fmin(left, fmin(w->T_i, target - F) / s->g_idle);
 			dt = fmax(dt, fmin(left, MIN_DT));
@@ -196,7 +199,7 @@ void wp_idle_to(struct sim *s, double t)
 	w->t = t;
 }
 
-void wp_trim(struct sim *s, double slc, double nat)
+void wp_trim(struct sim *s, double slc, double nat, bool whole)
 {
 	struct wpath *w = &s->wp;
 	slc = fmin(slc, w->S_st + w->S_dyn);
@@ -206,8 +209,14 @@ void wp_trim(struct sim *s, double slc, double nat)
 	nat = fmin(nat, w->T_v);
 	w->T_v -= nat;
 	w->inv_bytes += slc + nat;
-	if (s->m > 0)
+	/* A trimmed whole chunk leaves whole blocks without valid data: they
+	   are erased without copies, so the space is free at once (a purge by
+	   discard gives a fresh drive).  A partial trim leaves stale pages
+	   for GC. */
+	if (s->m > 0 && !whole)
 		w->T_i += nat;
+	if (w->S_st + w->S_dyn + w->T_v < (double)s->chunk)
+		w->rand_mix = 0;	/* nothing left to be scattered */
 }
 
 /* The rates of one step. */

@@ -210,10 +210,44 @@ TEST(cache_size_by_fill)
 	sim_idle(s, 3600ull * 1000000000ull);	/* all folded */
 	sim_state(s, &st);
 	CHECK_REL(st.slc_room / GB / scale, 344, 0.02);
-	stream(s, true, false, 131072, 256, cap / 2 / 131072 * 131072, 0, NULL);
+	/* the second half */
+	uint64_t half = cap / 2 / 131072 * 131072;
+	struct sim_stream second = {
+		.write = true, .bs = 131072, .qd = 256, .span_off = half,
+		.span_len = (cap - half) / 131072 * 131072, .start_off = half,
+	};
+	struct sb_err e;
+	struct acc a = { 0 };
+	if (sim_run_fluid(s, &second, second.span_len, 0, SLICE, acc_slice, &a, &e))
+		CHECK_FAIL("%s", e.msg);
 	sim_idle(s, 3600ull * 1000000000ull);
 	sim_state(s, &st);
 	CHECK_REL(st.slc_room / GB / scale, 11, 0.02);
+	sim_close(s);
+}
+
+TEST(discard_of_the_whole_drive_gives_a_fresh_drive)
+{
+	const double scale = 0.01;
+	struct sim *s = open_scaled("sn8100-2tb", scale, 1);
+	if (!s)
+		return;
+	fill(s);
+	fill(s);
+	stream(s, true, true, 4096, 64, sim_capacity(s) / 4, 0, NULL);
+	struct sb_err e;
+	CHECK(sim_discard(s, 0, sim_capacity(s), &e) == 0);
+	sim_idle(s, 3600ull * 1000000000ull);	/* fold what the SLC held */
+	struct sim_state st;
+	sim_state(s, &st);
+	CHECK_REL(st.slc_room / GB / scale, 677, 0.01);
+	CHECK(st.native_valid < 1e6);
+	CHECK(st.wa_inst < 1.01);
+	invariants(s, "after a purge by discard");
+	/* and a fill behaves as the first one did */
+	struct acc a = { 0 };
+	stream(s, true, false, 131072, 256, sim_capacity(s) / 131072 * 131072, 0, &a);
+	CHECK_REL(a.bytes / a.secs / GB, 3.291, 0.05);
 	sim_close(s);
 }
 
