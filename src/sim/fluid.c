@@ -288,7 +288,8 @@ static uint64_t next_off(const struct sim_stream *st, struct rng *r, uint64_t *p
 	return o;
 }
 
-#define CAL_IOS 4096
+/* Enough real completions that the latency shape has a p99.99. */
+#define CAL_IOS 65536
 
 static int fluid_read(struct sim *s, const struct sim_stream *st,
 		      uint64_t max_bytes, double deadline, struct slicer *z,

@@ -89,7 +89,10 @@ static enum regime choose(struct sim *s)
 	if (s->p.rho_eff > 0 && s->m > 0) {
 		if (!w->gc_active && F < s->f_lo && w->T_i > EPS_B)
 			w->gc_active = true;
-		if (w->gc_active && w->T_i <= EPS_B) {
+		/* Done when nothing is stale, or (no bank to spend) when
+		   something else, a trim, gave the space back. */
+		if (w->gc_active && (w->T_i <= EPS_B ||
+				     (p->beta <= 0 && F >= s->f_lo + s->w_burst + ROOM_MIN))) {
 			w->gc_active = false;
 			w->burst = false;
 		}
