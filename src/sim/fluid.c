@@ -175,10 +175,8 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 	double ios_carry = 0, stall = 0, written = 0;
 	struct span_mix mix = { 0 };
 
-	if (st->random) {
+	if (st->random)
 		span_mix_init(s, st, &mix);
-		w->hot_span = mix.L;
-	}
 	while (!z->stop) {
 		double t_lim = fmin(z->end, deadline);
 		if (ios_left <= 0 || w->t >= deadline - 1e-12)
@@ -197,7 +195,9 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 			ow.inv_slc = mix.M_s / mix.L;
 			ow.inv_nat = mix.M_n / mix.L;
 			ow.folded = mix.folded * ow.inv_nat;
-			ow.random = true;
+			ow.lba = 0;
+			ow.span_off = st->span_off;
+			ow.span_len = st->span_len;
 		} else {
 			c = (uint64_t)pos / s->chunk;
 			double to_chunk = (double)((c + 1) * s->chunk) - pos;
@@ -210,7 +210,7 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 			}
 			want = fmin(want, fmin(to_chunk, span_end - pos));
 			chunks_overwrite(s, (uint64_t)pos, &ow);
-			ow.random = false;
+			ow.lba = pos;
 		}
 		double t_before = w->t, share = 0;
 		double S_before = w->S_st + w->S_dyn;
@@ -268,9 +268,6 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 			return -1;
 	if (st->random)
 		span_mix_retag(s, st, written);
-	else
-		s->last_wr_end = (uint64_t)pos;
-	w->hot_span = 0;
 	s->now = end_ns;
 	s->drain_end = s->now;
 	return 0;

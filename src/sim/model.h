@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "common/rng.h"
+#include "sim/sampler.h"
 #include "sim/sim.h"
 
 /* What the write path is doing; also names it for sim_state(). */
@@ -34,7 +35,8 @@ struct overwrite {
 	double inv_slc;		/* valid SLC bytes invalidated */
 	double inv_nat;		/* valid native bytes invalidated */
 	double folded;		/* share landing on folded-origin data (c_fo) */
-	bool random;		/* scattered: feeds the randomness of GC */
+	double lba;		/* where the piece starts (byte offset) */
+	uint64_t span_off, span_len;	/* a bulk random stream: anywhere in it */
 };
 
 struct wpath {
@@ -47,8 +49,6 @@ struct wpath {
 	bool gc_active, burst;
 	bool win_open;		/* slc_only */
 	double journal;		/* host bytes since the last journal flush */
-	double rand_mix;	/* 0..1: how scattered the native data is */
-	double hot_span;	/* bytes a random stream covers (0: whole drive) */
 	enum regime last;
 	/* counters */
 	double host_bytes, nand_bytes, fold_bytes, gc_copy_bytes;
@@ -108,12 +108,13 @@ struct sim {
 	uint64_t seq;
 
 	struct rng rng_retry, rng_collide;
-	uint64_t last_wr_end;	/* to tell sequential writes from random ones */
+	struct sampler *samp;	/* GC's write amplification (NULL: none) */
 	bool oom;		/* an allocation failed inside a submit */
 };
 
 /* waf.c */
 double waf_inst(const struct sim *s);
+double waf_scatter(const struct sim *s);
 
 /* jitter.c */
 void jitter_init(struct jitter *j, double tau_s, uint64_t seed);

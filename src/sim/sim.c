@@ -66,6 +66,12 @@ int sim_open(const struct sim_profile *p, uint64_t seed, struct sim **out,
 		sim_close(s);
 		return sb_errf(e, "sim %s: out of memory", p->name);
 	}
+	if (p->rho_eff > 0 && s->m > 0 &&
+	    sampler_new(p->rho_eff, s->capacity, s->slc_st_cap + s->slc_dyn_max, seed,
+			&s->samp, e)) {
+		sim_close(s);
+		return -1;
+	}
 	*out = s;
 	return 0;
 }
@@ -74,6 +80,7 @@ void sim_close(struct sim *s)
 {
 	if (!s)
 		return;
+	sampler_free(s->samp);
 	free(s->tag);
 	free(s->core_free);
 	free(s->unit_free);
@@ -140,6 +147,8 @@ static struct heap_ent heap_pop(struct sim *s)
 /* Trim a byte range: its data stops being valid. */
 static void trim_range(struct sim *s, uint64_t off, uint64_t len)
 {
+	if (s->samp)
+		sampler_trim(s->samp, off, len);
 	for (uint64_t o = off; o < off + len; ) {
 		uint64_t c = o / s->chunk;
 		uint64_t n = (c + 1) * s->chunk - o;

@@ -179,7 +179,7 @@ uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 			n = len - o;
 		struct overwrite ow;
 		chunks_overwrite(s, off + o, &ow);
-		ow.random = off != s->last_wr_end;
+		ow.lba = (double)(off + o);
 		double share = 0, want = (double)n;
 		double got = wp_write(s, want, INFINITY, INFINITY, &ow, &share);
 		if (got < want - 1e-6) {
@@ -190,7 +190,6 @@ uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 		chunks_wrote(s, off + o, n, share >= 0.5 ? CH_SLC : CH_NATIVE);
 		o += n;
 	}
-	s->last_wr_end = off + len;
 	uint64_t drain_end = s_to_ns(s->wp.t);
 	if (drain_end > s->drain_end)
 		s->drain_end = drain_end;

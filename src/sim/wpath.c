@@ -128,6 +128,8 @@ static void fold_apply(struct sim *s, double x, bool static_first)
 	w->T_v += moved;
 	w->nand_bytes += moved;
 	w->fold_bytes += moved;
+	if (s->samp && moved > 0)
+		sampler_fold(s->samp, moved);
 	if (w->S_st < EPS_B * 1e-3)
 		w->S_st = 0;
 	if (w->S_dyn < EPS_B * 1e-3)
@@ -218,8 +220,6 @@ void wp_trim(struct sim *s, double slc, double nat, bool whole)
 	   for GC. */
 	if (s->m > 0 && !whole)
 		w->T_i += nat;
-	if (w->S_st + w->S_dyn + w->T_v < (double)s->chunk)
-		w->rand_mix = 0;	/* nothing left to be scattered */
 }
 
 /* The rates of one step. */
@@ -240,7 +240,7 @@ static void regime_rates(struct sim *s, enum regime rg, double host_cap,
 	/* GC's jitter is that of scattered data: a sequential overwrite under
 	   GC is as smooth as a fill, and so is a burst (no GC runs). */
 	double sigma = rg == RG_GC ?
-		       p->sigma_seq + (p->sigma_gc - p->sigma_seq) * w->rand_mix :
+		       p->sigma_seq + (p->sigma_gc - p->sigma_seq) * waf_scatter(s) :
 		       p->sigma_seq;
 	double j = 1.0 + sigma * jitter_at(&s->jit, w->t);
 	if (j < 0.05)
@@ -384,14 +384,15 @@ static double step_apply(struct sim *s, const struct rates *r, double dt,
 	}
 	*to_slc += slc;
 
-	/* How scattered the native data becomes: a random stream scatters
-	   it within ~0.05 drive-writes, a sequential one gathers it. */
-	if (nat > 0) {
-		double vn = fmax(w->T_v, (double)s->chunk);
-		if (ow->random)
-			w->rand_mix += (1.0 - w->rand_mix) * fmin(1.0, nat / (0.05 * vn));
-		else
-			w->rand_mix -= w->rand_mix * fmin(1.0, nat / vn);
+	/* GC's sampler sees the host's data where it lands. */
+	if (s->samp) {
+		if (ow->span_len) {
+			sampler_write_rand(s->samp, ow->span_off, ow->span_len, slc, true);
+			sampler_write_rand(s->samp, ow->span_off, ow->span_len, nat, false);
+		} else {
+			sampler_write_seq(s->samp, ow->lba, slc, true);
+			sampler_write_seq(s->samp, ow->lba + slc, nat, false);
+		}
 	}
 
 	if (r->fold > 0) {
@@ -426,9 +427,10 @@ static double step_apply(struct sim *s, const struct rates *r, double dt,
 }
 
 double wp_write(struct sim *s, double bytes, double host_cap, double max_dt,
-		const struct overwrite *ow, double *slc_share)
+		const struct overwrite *ow_in, double *slc_share)
 {
 	struct wpath *w = &s->wp;
+	struct overwrite piece = *ow_in, *ow = &piece;
 	double done = 0, to_slc = 0;
 	double t_end = w->t + max_dt;
 	while (done < bytes - 1e-6 && w->t < t_end) {
@@ -446,7 +448,9 @@ double wp_write(struct sim *s, double bytes, double host_cap, double max_dt,
 		}
 		if (!(dt > 0))
 			dt = MIN_DT;
-		done += step_apply(s, &r, dt, ow, &to_slc);
+		double b = step_apply(s, &r, dt, ow, &to_slc);
+		done += b;
+		piece.lba += b;
 	}
 	if (slc_share)
 		*slc_share = done > 0 ? to_slc / done : 0;
