@@ -108,23 +108,23 @@ static enum regime choose(struct sim *s)
 	return RG_DIRECT;
 }
 
+/* Take up to x bytes out of the SLC pools; returns how many there were. */
+static double slc_take(struct wpath *w, double x, bool static_first)
+{
+	double *first = static_first ? &w->S_st : &w->S_dyn;
+	double *second = static_first ? &w->S_dyn : &w->S_st;
+	double a = fmin(x, *first);
+	double b = fmin(x - a, *second);
+	*first -= a;
+	*second -= b;
+	return a + b;
+}
+
 /* Fold x bytes out of SLC into native blocks. */
 static void fold_apply(struct sim *s, double x, bool static_first)
 {
 	struct wpath *w = &s->wp;
-	double a, b;
-	if (static_first) {
-		a = fmin(x, w->S_st);
-		b = fmin(x - a, w->S_dyn);
-		w->S_st -= a;
-		w->S_dyn -= b;
-	} else {
-		b = fmin(x, w->S_dyn);
-		a = fmin(x - b, w->S_st);
-		w->S_dyn -= b;
-		w->S_st -= a;
-	}
-	double moved = a + b;
+	double moved = slc_take(w, x, static_first);
 	w->T_v += moved;
 	w->nand_bytes += moved;
 	w->fold_bytes += moved;
@@ -207,10 +207,7 @@ void wp_idle_to(struct sim *s, double t)
 void wp_trim(struct sim *s, double slc, double nat, bool whole)
 {
 	struct wpath *w = &s->wp;
-	slc = fmin(slc, w->S_st + w->S_dyn);
-	double d = fmin(slc, w->S_dyn);
-	w->S_dyn -= d;
-	w->S_st -= fmin(slc - d, w->S_st);
+	slc = slc_take(w, slc, false);
 	nat = fmin(nat, w->T_v);
 	w->T_v -= nat;
 	w->inv_bytes += slc + nat;
@@ -345,10 +342,7 @@ static double step_apply(struct sim *s, const struct rates *r, double dt,
 	double b = r->h * dt;
 
 	/* What the new data replaces. */
-	double inv_s = fmin(b * ow->inv_slc, slc_bytes(s));
-	double d = fmin(inv_s, w->S_dyn);
-	w->S_dyn -= d;
-	w->S_st -= fmin(inv_s - d, w->S_st);
+	double inv_s = slc_take(w, b * ow->inv_slc, false);
 	double inv_n = fmin(b * ow->inv_nat, w->T_v);
 	w->T_v -= inv_n;
 	if (s->m > 0)
@@ -377,9 +371,7 @@ static double step_apply(struct sim *s, const struct rates *r, double dt,
 		w->T_v -= x;
 		if (s->m > 0)
 			w->T_i += x;
-		double y = fmin(excess - x, w->S_dyn);
-		w->S_dyn -= y;
-		w->S_st -= fmin(excess - x - y, w->S_st);
+		slc_take(w, excess - x, false);
 		w->inv_bytes += excess;
 	}
 	*to_slc += slc;
