@@ -110,6 +110,7 @@ struct sim {
 	struct rng rng_retry, rng_collide;
 	struct sampler *samp;	/* GC's write amplification (NULL: none) */
 	bool oom;		/* an allocation failed inside a submit */
+	bool stuck;		/* the write path could not move */
 };
 
 /* waf.c */

@@ -208,6 +208,11 @@ int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e)
 		s->oom = false;
 		return sb_errno(e, ENOMEM, "sim: write buffer");
 	}
+	if (s->stuck) {
+		s->stuck = false;
+		return sb_errf(e, "sim %s: the write path cannot move (no host rate, no folding)",
+			       s->p.name);
+	}
 	timing_slot_done(s, done);
 	double busy = ns_to_s(done);
 	if (busy > s->wp.last_busy)

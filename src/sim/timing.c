@@ -182,11 +182,8 @@ uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 		ow.lba = (double)(off + o);
 		double share = 0, want = (double)n;
 		double got = wp_write(s, want, INFINITY, INFINITY, &ow, &share);
-		if (got < want - 1e-6) {
-			/* The path cannot move (no rate at all): account the
-			   bytes as written at the end of a long stall. */
-			s->wp.t += 1.0;
-		}
+		if (got < want - 1e-6)
+			s->stuck = true;	/* no rate at all: a profile that cannot write */
 		chunks_wrote(s, off + o, n, share >= 0.5 ? CH_SLC : CH_NATIVE);
 		o += n;
 	}
