@@ -154,7 +154,8 @@ TEST(bulk_ramp_time_stop_and_hook_stop)
 	w.stop_time_ns = 0;
 	if (run1(eng, &w, &h, &res) == 0) {
 		CHECK(res.wl[0].stopped_by_hook);
-		CHECK(h.n >= 7 && h.n <= 7 + 5);	/* the ring lets it run ahead a little */
+		/* the interval ring (16 deep) lets the device run a little ahead */
+		CHECK(h.n >= 7 && h.n <= 7 + 20);
 		engine_result_free(&res);
 	}
 	free(h.s);
