@@ -9,5 +9,6 @@ const struct cli_command cli_commands[] = {
 	{ "export", cmd_export, "write a stored run as CSV or JSON" },
 	{ "analyze", cmd_analyze, "analyse a stored run or fio logs: cache, steady state, consistency, bursts" },
 	{ "version", cmd_version, "print the version" },
+	{ "sim", cmd_sim, "simulated drives: list the profiles, show one" },
 	{ NULL, NULL, NULL },
 };
