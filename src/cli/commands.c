@@ -11,5 +11,6 @@ const struct cli_command cli_commands[] = {
 	{ "purge", cmd_purge, "return a device to fresh-out-of-box (destroys data)" },
 	{ "analyze", cmd_analyze, "analyse a stored run or fio logs: cache, steady state, consistency, bursts" },
 	{ "version", cmd_version, "print the version" },
+	{ "sim", cmd_sim, "simulated drives: list the profiles, show one" },
 	{ NULL, NULL, NULL },
 };
