@@ -168,12 +168,15 @@ int cmd_run(int argc, char **argv)
 			"throughput\n", sysconf(_SC_NPROCESSORS_ONLN));
 
 	bool write = run_options_write(o);
+	/* A simulated drive ("sim:...") is neither a file to prepare nor a
+	   device to protect: only paths go through preparation and safety. */
+	bool is_path = backend_for(o->target) == &backend_uring;
 	struct stat st;
-	bool is_file = stat(o->target, &st) ? errno == ENOENT : S_ISREG(st.st_mode);
+	bool is_file = is_path && (stat(o->target, &st) ? errno == ENOENT : S_ISREG(st.st_mode));
 	bool fill = is_file && file_needs_fill(o->target, o->size);
 	struct safety_request sr = { .path = o->target, .write = write || fill,
 				     .destroy_data = o->destroy_data };
-	if (safety_check(&sr, &e))
+	if (is_path && safety_check(&sr, &e))
 		goto fail;
 	struct engine_opts eo = {
 		.target = o->target, .file_size = o->size, .interrupted = &cli_interrupted,
