@@ -22,13 +22,13 @@ static int ncommon(void)
 }
 
 /* The descriptor of a step's value i: common ones first, then the kind's. */
-static const struct param_desc *step_desc(const struct plan_step *st, int i)
+const struct param_desc *step_desc(const struct plan_step *st, int i)
 {
 	int nc = ncommon();
 	return i < nc ? &step_common_params[i] : &st->kind->params[i - nc];
 }
 
-static int step_nparams(const struct plan_step *st)
+int step_nparams(const struct plan_step *st)
 {
 	int n = ncommon();
 	while (st->kind->params[n - ncommon()].key)

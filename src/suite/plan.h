@@ -175,6 +175,10 @@ uint64_t step_amount(const struct plan_step *st, const char *key,
 		     uint64_t whole, uint64_t align);
 const struct param_value *suite_param(const struct plan *p, const char *key);
 
+/* A step's parameters: step_common_params, then its kind's. */
+int step_nparams(const struct plan_step *st);
+const struct param_desc *step_desc(const struct plan_step *st, int i);
+
 const struct plan_step *plan_find(const struct plan *p, const char *name);
 struct plan_step *plan_find_mut(struct plan *p, const char *name);
 
