@@ -8,9 +8,11 @@
  * The running level is the median of `level_window_s` blocks, so the
  * bursts themselves (a few % of the samples) do not lift it.  A burst is a
  * run of samples above `factor` x that level; runs closer than
- * `merge_gap_s` are one burst.  Its duration is the equivalent width
- * (excess volume / peak excess), so slices half-covered by a burst at its
- * edges do not lengthen it by a whole slice each.
+ * `merge_gap_s` are one burst.  Its height is the median of its plateau
+ * (the samples above half its peak), so one noisy slice does not set it;
+ * its duration the equivalent width (excess volume / (height - level)),
+ * so slices half-covered by a burst at its edges do not lengthen it by a
+ * whole slice each.
  */
 #ifndef SSDBENCH_ANALYSIS_BURSTS_H
 #define SSDBENCH_ANALYSIS_BURSTS_H
@@ -33,7 +35,8 @@ struct burst {
 	size_t first, end;	/* samples [first, end) */
 	double start_s;		/* time at the start of sample `first` */
 	double duration_s;	/* equivalent width */
-	double peak;		/* highest sample rate (B/s or IOPS) */
+	double height;		/* plateau rate (B/s or IOPS) */
+	double peak;		/* highest sample rate */
 	double base;		/* running level under it */
 	double bytes;		/* written in the burst's samples */
 };
@@ -48,7 +51,7 @@ struct burst_result {
 	double base;			/* median running level */
 	struct burst_stat period_s;	/* start to next start (count >= 2) */
 	struct burst_stat duration_s;
-	struct burst_stat height;	/* peak rate */
+	struct burst_stat height;	/* plateau rate */
 	struct burst_stat bytes;
 };
 
