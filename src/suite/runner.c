@@ -312,6 +312,8 @@ int suite_start(struct store *s, const struct plan *p,
 	free(host);
 	if (!rc) {
 		rs.run_id = *run_id;
+		if (o->ui.started)
+			o->ui.started(o->ui.ctx, *run_id);
 		rc = run_plan(&rs, false, out, e);
 	}
 	free(rs.rec.plan_text);
