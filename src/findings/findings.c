@@ -252,6 +252,27 @@ static uint64_t facts_size(const char *json)
 	return p ? strtoull(p + 7, NULL, 10) : 0;
 }
 
+/*
+ * Figures the runner recorded itself (the purge method, the boot search's
+ * verdict, the trimmed bytes): they come from decisions made while
+ * measuring, so they are read back rather than recomputed.
+ */
+static int add_runner_figures(struct store *s, int64_t run_id,
+			      struct figures *out, struct sb_err *e)
+{
+	struct metric_row *m;
+	size_t n;
+	if (store_list_metrics(s, run_id, &m, &n, e))
+		return -1;
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++)
+		if (!figures_find(out, m[i].key) &&
+		    figures_add(out, m[i].step_id, m[i].unit, m[i].value, "%s", m[i].key))
+			rc = sb_errf(e, "out of memory");
+	free(m);
+	return rc;
+}
+
 int findings_run(struct store *s, int64_t run_id, struct figures *out,
 		 struct sb_err *e)
 {
@@ -288,6 +309,8 @@ int findings_run(struct store *s, int64_t run_id, struct figures *out,
 	}
 	store_step_rows_free(rows, n);
 	free(p);
+	if (!rc)
+		rc = add_runner_figures(s, run_id, out, e);
 	return rc;
 }
 
