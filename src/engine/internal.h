@@ -87,6 +87,7 @@ struct job {
 	uint32_t nfree;
 	uint32_t inflight;
 
+	uint64_t quota, claimed;		/* sequential: own share of stop_bytes */
 	uint64_t stamp_base, stamp_count;	/* unique data per block */
 	uint64_t written_since_fsync;
 	bool fsync_inflight;
@@ -154,6 +155,11 @@ struct driver {
 	pthread_t thread;
 	bool started;
 };
+
+/* engine_fluid.c: hand a uniform stream to the backend's run_fluid.
+   fluid_drive returns false when the backend declined (run I/O by I/O). */
+bool fluid_eligible(const struct driver *d);
+bool fluid_drive(struct driver *d, struct backend_queue *q);
 
 /* collector.c */
 int collector_loop(struct run *r, const struct engine_hooks *h);
