@@ -13,7 +13,7 @@
 #define KiB 1024.0
 #define GiB (1024.0 * 1024.0 * 1024.0)
 #define MAX_BS (64.0 * 1024 * 1024)
-#define PURGE_METHODS "auto|format|crypto-erase|sanitize|secure-erase|discard"
+#define PURGE_METHODS "auto|format|format-crypto|sanitize-block|sanitize-crypto|ata-secure-erase|discard"
 
 const struct param_desc step_common_params[] = {
 	{ "enabled", PT_BOOL, 0, 0, NULL, "run this step (yes/no)" },

@@ -17,6 +17,7 @@
 #include "device/safety.h"
 #include "engine/engine.h"
 #include "findings/findings.h"
+#include "suite/device_io.h"
 #include "suite/record.h"
 #include "suite/step.h"
 #include "suite/target.h"
@@ -82,20 +83,6 @@ static void fill_step_params(struct json_writer *w, const void *arg)
 	json_object_end(w);
 }
 
-static void fill_facts(struct json_writer *w, const void *arg)
-{
-	const struct target_facts *f = arg;
-	json_object_begin(w, NULL);
-	json_string(w, "path", f->path);
-	json_string(w, "kind", f->kind);
-	json_u64(w, "size", f->size);
-	json_u64(w, "logical_block", f->logical_block);
-	json_u64(w, "physical_block", f->physical_block);
-	json_bool(w, "rotational", f->rotational);
-	json_bool(w, "discard", f->discard);
-	json_object_end(w);
-}
-
 static void fill_host(struct json_writer *w, const void *arg)
 {
 	(void)arg;
@@ -112,7 +99,7 @@ static void fill_host(struct json_writer *w, const void *arg)
 static int record_facts(struct store *s, int64_t run_id, const char *when,
 			const struct target_facts *f, struct sb_err *e)
 {
-	char *json = json_doc(fill_facts, f);
+	char *json = suite_facts_json(f);
 	if (!json)
 		return sb_errf(e, "out of memory");
 	int rc = store_run_target_facts(s, run_id, when, json, e);
@@ -161,6 +148,7 @@ struct run_state {
 	struct plan_target t;
 	struct engine_opts eo;
 	struct engine *eng;
+	struct suite_monitor *mon;	/* temperature and health, or NULL */
 };
 
 /*
@@ -207,8 +195,9 @@ static int run_one(struct run_state *rs, uint32_t i, uint32_t step_no,
 		.is_sim = f->is_sim, .interval_ns = rs->eo.interval_ns,
 		.seed = suite_param(rs->p, "seed")->u,
 		.step_no = step_no, .nsteps = enabled_steps(rs->p),
-		.step_t0 = wall_s(), .rest_of_plan_s = rest_s,
+		.step_t0 = wall_s(), .rest_of_plan_s = rest_s, .mon = rs->mon,
 	};
+	step_readings(&c);
 	char why[160];
 	const char *skip = plan_step_skip_reason(st, &rs->t, why, sizeof why);
 	if (skip) {
@@ -219,7 +208,8 @@ static int run_one(struct run_state *rs, uint32_t i, uint32_t step_no,
 	}
 	step_fn fn = fn_of(st->kind);
 	rc = fn ? fn(&c, e) : sb_errf(e, "no code runs steps of kind %s", st->kind->name);
-	rs->eng = c.eng;	/* a file purge reopens it */
+	rs->eng = c.eng;	/* a purge may reopen it */
+	step_readings(&c);
 	struct sb_err se;
 	if (rc) {
 		sb_err_wrap(e, "step %s", st->name);
@@ -266,6 +256,8 @@ static int run_plan(struct run_state *rs, bool resuming, enum suite_outcome *out
 		store_run_finish(rs->s, rs->run_id, "failed", e->msg, &se);
 		return 0;
 	}
+	if (suite_monitor_open(engine_facts(rs->eng), &rs->mon, &se))
+		rs->mon = NULL;	/* no readings is no reason not to measure */
 	if ((resuming && scan_steps(rs->s, rs->run_id, rs->p, done, e)) ||
 	    (!resuming && record_facts(rs->s, rs->run_id, "before",
 				       engine_facts(rs->eng), e)))
@@ -314,6 +306,8 @@ static int run_plan(struct run_state *rs, bool resuming, enum suite_outcome *out
 fail:
 	store_run_finish(rs->s, rs->run_id, "failed", e->msg, &se);
 close:
+	suite_monitor_close(rs->mon);
+	rs->mon = NULL;
 	engine_close(rs->eng);
 	rs->eng = NULL;
 	store_tick(rs->s, true, &se);

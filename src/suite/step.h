@@ -12,6 +12,7 @@
 #include "engine/engine.h"
 #include "store/store.h"
 #include "suite/plan.h"
+#include "suite/device_io.h"
 #include "suite/runner.h"
 
 struct step_ctx {
@@ -29,6 +30,8 @@ struct step_ctx {
 	uint64_t seed;			/* 0: the engine picks */
 	uint32_t next_index;		/* next workload index in the step */
 	bool stopped;			/* interrupted: stop the step now */
+	struct suite_monitor *mon;	/* device readings, or NULL */
+	double last_reading;		/* wall clock of the last readings */
 
 	/* Progress: a step says how many engine runs it expects (units). */
 	uint32_t step_no, nsteps;
@@ -58,6 +61,9 @@ int step_run1(struct step_ctx *c, struct workload *w, struct sb_err *e);
 /* A workload with the plan's seed and a formatted name. */
 void step_workload(struct step_ctx *c, struct workload *w, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Temperature and health readings into the store, now. */
+void step_readings(struct step_ctx *c);
 
 /* Idle the target (virtual time on the simulator); stops early on Ctrl-C. */
 void step_idle(struct step_ctx *c, uint64_t ns);

@@ -54,10 +54,30 @@ static int on_interval(void *ctx, const struct interval_sample *s,
 	return r->fn ? r->fn(r->fn_ctx, s, e) : 0;
 }
 
+/* Readings every few seconds are plenty for temperature and wear. */
+#define READING_EVERY_S 5.0
+
+void step_readings(struct step_ctx *c)
+{
+	if (!c->mon || !c->eng)
+		return;
+	const char *keys[16];
+	double v[16];
+	size_t n = suite_monitor_sample(c->mon, keys, v, 16);
+	uint64_t t = engine_now(c->eng);
+	struct sb_err e;
+	for (size_t i = 0; i < n; i++)
+		if (store_add_device_reading(c->store, c->run_id, t, keys[i], v[i], &e))
+			break;	/* the samples matter more; the next try may work */
+	c->last_reading = wall_s();
+}
+
 static int on_checkpoint(void *ctx, uint32_t wl, const struct workload_result *so_far,
 			 struct sb_err *e)
 {
 	struct recorder *r = ctx;
+	if (r->c->mon && wall_s() - r->c->last_reading >= READING_EVERY_S)
+		step_readings(r->c);
 	struct store_totals t;
 	totals_of(so_far, &t);
 	if (wl >= r->n)

@@ -1,8 +1,7 @@
 /*
- * Purge (METHODOLOGY §2): back to fresh-out-of-box.  On a block device the
- * weakest method the methodology allows, a whole-device discard, is what
- * this build does for every method name until the device layer's format,
- * sanitize and secure erase are wired in; it says so.  A file is deleted
+ * Purge (METHODOLOGY §2): back to fresh-out-of-box.  A block device is
+ * purged by the device layer (format, sanitize, ATA secure erase or a
+ * whole-device discard; "auto" takes the strongest it supports).  A file is deleted
  * and created again (its blocks go back to the filesystem), and a
  * simulated drive is opened afresh: the model's format.
  * The method used is recorded as the metric STEP.purge_method, its name in
@@ -33,6 +32,7 @@ static int reopen(struct step_ctx *c, bool unlink_file, struct sb_err *e)
 int step_purge(struct step_ctx *c, const char *method, struct sb_err *e)
 {
 	const char *used;
+	char used_buf[32];
 	if (c->is_file) {
 		step_note(c, "%s: the target is a file, so purge deletes and recreates it",
 			  c->step->name);
@@ -47,12 +47,17 @@ int step_purge(struct step_ctx *c, const char *method, struct sb_err *e)
 			return -1;
 		used = "sim-format";
 	} else {
-		if (strcmp(method, "auto") && strcmp(method, "discard"))
-			step_note(c, "%s: purge method %s is not available in this build; using a whole-device discard",
-				  c->step->name, method);
-		if (engine_discard(c->eng, 0, c->size, e))
-			return sb_err_wrap(e, "purge (discard)");
-		used = "discard";
+		/* The device layer opens the device itself: close it here. */
+		engine_close(c->eng);
+		c->eng = NULL;
+		int rc = suite_purge_device(c->eopts->target, method, used_buf,
+					    sizeof used_buf, e);
+		struct sb_err oe;
+		if (engine_open(c->eopts, &c->eng, rc ? &oe : e))
+			return rc ? sb_err_wrap(e, "purge") : sb_err_wrap(e, "opening %s after the purge", c->eopts->target);
+		if (rc)
+			return sb_err_wrap(e, "purge");
+		used = used_buf;
 	}
 	char key[96];
 	snprintf(key, sizeof key, "%s.purge_method", c->step->name);

@@ -48,6 +48,17 @@ for k in seq_sweeps.mix100.qd32.mbps rnd_sweeps.mix0.qd8.iops rnd_sweeps.mix50.q
 done
 readers=$(metric boot.score_readers)
 python3 -c "import sys; sys.exit(not 0 <= $readers <= 4)" || fail "boot readers $readers outside 0..4"
+# The device layer's facts before and after; purges by the device layer
+# (a loop device supports only a whole-device discard).
+for ph in before after; do
+	q "select facts_json from target_facts where phase='$ph'" | grep -q '"device"' || fail "no device facts $ph"
+done
+[ "$(q "select unit from metrics where key='purge.purge_method'")" = discard ] || fail "purge method: $(q "select unit from metrics where key='purge.purge_method'")"
+# analyze RUN --json prints every figure of the run.
+$SSDBENCH analyze "$run" --db "$db" --json >"$TEST_TMP/a.json" || fail "analyze failed"
+n=$(json_get "$TEST_TMP/a.json" 'len(d["figures"])')
+[ "$n" -ge "$(q "select count(*) from metrics")" ] || fail "analyze has $n figures, the database more"
+json_get "$TEST_TMP/a.json" 'd["figures"]["fill.pass1.slc_cache_gb"]' >/dev/null || fail "analyze lacks fill.pass1.slc_cache_gb"
 # Histograms were kept for the QoS tables.
 [ "$(q "select count(*) from histograms")" -gt 0 ] || fail "no histograms stored"
 echo ok
