@@ -13,23 +13,38 @@
 #define MB 1e6
 #define GB 1e9
 
-static int fill_pass(struct fctx *c, const struct workload_row *w, uint64_t k,
-		     struct sb_err *e)
+/*
+ * The fill analysis of a workload's writes: *out is NULL (and 0 returned)
+ * when the trace has nothing to analyse, a pass cut short for instance.
+ */
+static int analyze_fill(struct fctx *c, const struct workload_row *w,
+			struct fill_result **out, struct sb_err *e)
 {
 	struct trace_pt *t;
 	size_t n;
+	*out = NULL;
 	if (load_trace(c, w->id, 1u << DIR_WRITE, &t, &n, e))
 		return -1;
 	struct fill_params fp;
 	fill_params_default(&fp);
 	struct fill_result *r = malloc(sizeof *r);
 	struct sb_err ae;
-	if (!r || n == 0 || fill_analyze(t, n, &fp, r, &ae)) {
-		free(t);
+	if (r && n && !fill_analyze(t, n, &fp, r, &ae))
+		*out = r;
+	else
 		free(r);
-		return 0;	/* an empty or cut pass has no figures */
-	}
 	free(t);
+	return 0;
+}
+
+static int fill_pass(struct fctx *c, const struct workload_row *w, uint64_t k,
+		     struct sb_err *e)
+{
+	struct fill_result *r;
+	if (analyze_fill(c, w, &r, e))
+		return -1;
+	if (!r)
+		return 0;
 	const char *u = "MB/s";
 	fig(c, "", r->has_cache, "pass%llu.has_slc_cache", (unsigned long long)k);
 	fig(c, "GB", r->has_cache ? r->cache_bytes / GB : 0, "pass%llu.slc_cache_gb", (unsigned long long)k);
@@ -75,19 +90,11 @@ int fig_fill(struct fctx *c, struct sb_err *e)
 static double cycle_cache_speed(struct fctx *c, const struct workload_row *w,
 				struct sb_err *e)
 {
-	struct trace_pt *t;
-	size_t n;
-	if (load_trace(c, w->id, 1u << DIR_WRITE, &t, &n, e))
+	struct fill_result *r;
+	if (analyze_fill(c, w, &r, e))
 		return -1;
-	struct fill_params fp;
-	fill_params_default(&fp);
-	struct fill_result *r = malloc(sizeof *r);
-	struct sb_err ae;
-	double speed = 0;
-	if (r && n && !fill_analyze(t, n, &fp, r, &ae) && r->has_cache)
-		speed = r->cache_speed;
+	double speed = r && r->has_cache ? r->cache_speed : 0;
 	free(r);
-	free(t);
 	return speed;
 }
 

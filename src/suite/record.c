@@ -14,27 +14,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/json.h"
+#include "suite/json_doc.h"
 #include "suite/record.h"
+
+static void fill_record(struct json_writer *w, const void *arg)
+{
+	const struct suite_record *r = arg;
+	json_object_begin(w, NULL);
+	json_u64(w, "suite", 1);
+	json_string(w, "target", r->target);
+	json_u64(w, "file_size", r->file_size);
+	json_bool(w, "destroy_data", r->destroy_data);
+	json_string(w, "plan", r->plan_text);
+	json_object_end(w);
+}
 
 char *suite_record_json(const struct suite_record *r)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
-		return NULL;
-	struct json_writer w;
-	json_init(&w, f, false);
-	json_object_begin(&w, NULL);
-	json_u64(&w, "suite", 1);
-	json_string(&w, "target", r->target);
-	json_u64(&w, "file_size", r->file_size);
-	json_bool(&w, "destroy_data", r->destroy_data);
-	json_string(&w, "plan", r->plan_text);
-	json_object_end(&w);
-	fclose(f);
-	return buf;
+	return json_doc(fill_record, r);
 }
 
 /* Position just after `"key":`, at the top level of a flat object. */

@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <time.h>
 
 #include "common/json.h"
 #include "device/safety.h"
 #include "engine/engine.h"
 #include "findings/findings.h"
 #include "suite/device_io.h"
+#include "suite/json_doc.h"
 #include "suite/record.h"
 #include "suite/step.h"
 #include "suite/target.h"
@@ -48,29 +48,6 @@ static step_fn fn_of(const struct step_kind *k)
 		if (!strcmp(step_fns[i].kind, k->name))
 			return step_fns[i].fn;
 	return NULL;
-}
-
-static double wall_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* Writes a JSON document with `fill` into a heap string. */
-static char *json_doc(void (*fill)(struct json_writer *w, const void *arg),
-		      const void *arg)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
-		return NULL;
-	struct json_writer w;
-	json_init(&w, f, false);
-	fill(&w, arg);
-	fclose(f);
-	return buf;
 }
 
 static void fill_step_params(struct json_writer *w, const void *arg)
@@ -195,7 +172,7 @@ static int run_one(struct run_state *rs, uint32_t i, uint32_t step_no,
 		.is_sim = f->is_sim, .interval_ns = rs->eo.interval_ns,
 		.seed = suite_param(rs->p, "seed")->u,
 		.step_no = step_no, .nsteps = enabled_steps(rs->p),
-		.step_t0 = wall_s(), .rest_of_plan_s = rest_s, .mon = rs->mon,
+		.step_t0 = step_wall_s(), .rest_of_plan_s = rest_s, .mon = rs->mon,
 	};
 	step_readings(&c);
 	char why[160];

@@ -62,6 +62,9 @@ int step_run1(struct step_ctx *c, struct workload *w, struct sb_err *e);
 void step_workload(struct step_ctx *c, struct workload *w, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* CLOCK_MONOTONIC in seconds: progress and ETAs are wall-clock. */
+double step_wall_s(void);
+
 /* Temperature and health readings into the store, now. */
 void step_readings(struct step_ctx *c);
 

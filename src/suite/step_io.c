@@ -14,6 +14,7 @@
 
 #include "common/json.h"
 #include "common/rng.h"
+#include "suite/json_doc.h"
 
 #define STEP_MAX_WORKLOADS 8
 
@@ -25,7 +26,7 @@ struct recorder {
 	void *fn_ctx;
 };
 
-static double wall_s(void)
+double step_wall_s(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -69,14 +70,14 @@ void step_readings(struct step_ctx *c)
 	for (size_t i = 0; i < n; i++)
 		if (store_add_device_reading(c->store, c->run_id, t, keys[i], v[i], &e))
 			break;	/* the samples matter more; the next try may work */
-	c->last_reading = wall_s();
+	c->last_reading = step_wall_s();
 }
 
 static int on_checkpoint(void *ctx, uint32_t wl, const struct workload_result *so_far,
 			 struct sb_err *e)
 {
 	struct recorder *r = ctx;
-	if (r->c->mon && wall_s() - r->c->last_reading >= READING_EVERY_S)
+	if (r->c->mon && step_wall_s() - r->c->last_reading >= READING_EVERY_S)
 		step_readings(r->c);
 	struct store_totals t;
 	totals_of(so_far, &t);
@@ -99,7 +100,7 @@ static void report(struct step_ctx *c, double workload_fraction)
 		double f = (c->units_done + (workload_fraction > 0 ? workload_fraction : 0)) /
 			   c->units_total;
 		p.step_fraction = f > 1 ? 1 : f;
-		double elapsed = wall_s() - c->step_t0;
+		double elapsed = step_wall_s() - c->step_t0;
 		if (f > 0.001) {
 			p.step_eta_s = elapsed * (1 - p.step_fraction) / p.step_fraction;
 			p.plan_eta_s = p.step_eta_s + c->rest_of_plan_s;
@@ -118,38 +119,27 @@ static void on_progress(void *ctx, double fraction, double eta_s,
 }
 
 /* The workload as JSON, for its row: everything needed to repeat it. */
-static char *spec_json(const struct workload *w)
+static void fill_spec(struct json_writer *jw, const void *arg)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
-		return NULL;
-	struct json_writer jw;
-	json_init(&jw, f, false);
-	json_object_begin(&jw, NULL);
-	json_string(&jw, "pattern", w->pattern == PATTERN_SEQ ? "seq" : "rand");
-	json_u64(&jw, "read_pct", w->read_pct);
-	json_u64(&jw, "trim_pct", w->trim_pct);
-	json_u64(&jw, "bs", w->bs);
-	json_u64(&jw, "qd", w->qd);
-	json_u64(&jw, "jobs", w->jobs);
-	json_u64(&jw, "span_offset", w->span_offset);
-	json_u64(&jw, "span_len", w->span_len);
-	json_u64(&jw, "stop_bytes", w->stop_bytes);
-	json_u64(&jw, "stop_time_ns", w->stop_time_ns);
-	json_u64(&jw, "ramp_ns", w->ramp_ns);
-	json_bool(&jw, "sync", w->sync);
-	json_bool(&jw, "buffered", w->buffered);
-	json_u64(&jw, "fsync_every", w->fsync_every);
-	json_u64(&jw, "rate", w->rate);
-	json_u64(&jw, "seed", w->seed);
-	json_object_end(&jw);
-	fclose(f);
-	/* json_finish adds a newline we do not want in a column. */
-	if (buf && len && buf[len - 1] == '\n')
-		buf[len - 1] = '\0';
-	return buf;
+	const struct workload *w = arg;
+	json_object_begin(jw, NULL);
+	json_string(jw, "pattern", w->pattern == PATTERN_SEQ ? "seq" : "rand");
+	json_u64(jw, "read_pct", w->read_pct);
+	json_u64(jw, "trim_pct", w->trim_pct);
+	json_u64(jw, "bs", w->bs);
+	json_u64(jw, "qd", w->qd);
+	json_u64(jw, "jobs", w->jobs);
+	json_u64(jw, "span_offset", w->span_offset);
+	json_u64(jw, "span_len", w->span_len);
+	json_u64(jw, "stop_bytes", w->stop_bytes);
+	json_u64(jw, "stop_time_ns", w->stop_time_ns);
+	json_u64(jw, "ramp_ns", w->ramp_ns);
+	json_bool(jw, "sync", w->sync);
+	json_bool(jw, "buffered", w->buffered);
+	json_u64(jw, "fsync_every", w->fsync_every);
+	json_u64(jw, "rate", w->rate);
+	json_u64(jw, "seed", w->seed);
+	json_object_end(jw);
 }
 
 int step_run(struct step_ctx *c, struct workload *w, uint32_t n,
@@ -166,7 +156,7 @@ int step_run(struct step_ctx *c, struct workload *w, uint32_t n,
 	}
 	struct recorder r = { .c = c, .n = n, .fn = fn, .fn_ctx = fn_ctx };
 	for (uint32_t i = 0; i < n; i++) {
-		char *spec = spec_json(&w[i]);
+		char *spec = json_doc(fill_spec, &w[i]);
 		int rc = store_workload_begin(c->store, c->run_id, c->step_id,
 					      c->next_index++, w[i].name, spec,
 					      &r.wid[i], e);
