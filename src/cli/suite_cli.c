@@ -25,7 +25,8 @@ static void usage(FILE *out, const char *cmd)
 		plan_preset_names());
 	if (!strcmp(cmd, "plan"))
 		fprintf(out,
-			"  --assume-rate R   rate for estimating byte-bound steps (default 1GiB/s)\n"
+			"  --assume-rate R   rate for estimating byte-bound steps (default: a simulated\n"
+			"                    drive's sustained write rate, else 1GiB/s)\n"
 			"  --settings        print every setting (a complete plan file) instead\n");
 	else
 		fprintf(out,
@@ -54,7 +55,6 @@ int suite_cli_parse(const char *cmd, int argc, char **argv,
 	};
 	struct sb_err e;
 	memset(o, 0, sizeof *o);
-	o->assumed_rate = 1ull << 30;
 	optind = 1;
 	opterr = 0;
 	int c;
@@ -126,7 +126,8 @@ int suite_cli_build(const struct suite_cli *o, struct plan *p,
 		return -1;
 	if (plan_target_probe(o->target, o->file_size, t, e))
 		return -1;
-	t->assumed_rate = o->assumed_rate;
+	if (o->assumed_rate)
+		t->assumed_rate = o->assumed_rate;
 	return plan_check(p, t, e);
 }
 

@@ -29,6 +29,10 @@ static int probe_sim(const char *spec, struct plan_target *t, struct sb_err *e)
 	t->logical_block = SIM_LOGICAL_BLOCK;
 	t->size = (uint64_t)(prof.user_gb * 1e9);
 	t->size -= t->size % 4096;
+	/* Estimates at the drive's sustained (post-cache) write rate. */
+	double rate = prof.w_dir_gbs > 0 ? prof.w_dir_gbs : prof.link_wr_gbs;
+	if (rate > 0)
+		t->assumed_rate = (uint64_t)(rate * 1e9);
 	return 0;
 }
 
