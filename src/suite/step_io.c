@@ -171,36 +171,41 @@ int step_run(struct step_ctx *c, struct workload *w, uint32_t n,
 		.on_checkpoint = on_checkpoint, .on_progress = on_progress,
 	};
 	struct sb_err run_err;
-	int rc = engine_run(c->eng, w, n, &hooks, res, &run_err);
+	int run_rc = engine_run(c->eng, w, n, &hooks, res, &run_err);
 	bool interrupted = c->opts->interrupted && *c->opts->interrupted;
-	/* Whatever happened, what was measured is kept. */
+	/*
+	 * Whatever happened, what was measured is kept.  The engine's error is
+	 * the one to report; a store error only when the engine had none.
+	 */
 	struct sb_err se;
+	bool store_failed = false;
+	const char *status = run_rc ? "failed" : interrupted ? "interrupted" : "done";
 	for (uint32_t i = 0; i < n && res->wl; i++) {
 		struct store_totals t;
 		totals_of(&res->wl[i], &t);
-		const char *status = rc ? "failed" : interrupted ? "interrupted" : "done";
-		if (store_workload_totals(c->store, r.wid[i], &t, res->wl[i].hist,
-					  !rc && !interrupted, &se) ||
-		    store_workload_finish(c->store, r.wid[i], status, res->mode, &se)) {
-			if (!rc) {
-				*e = se;
-				rc = -1;
-			}
-		}
+		if (!store_failed &&
+		    (store_workload_totals(c->store, r.wid[i], &t, res->wl[i].hist,
+					   !run_rc && !interrupted, &se) ||
+		     store_workload_finish(c->store, r.wid[i], status, res->mode, &se)))
+			store_failed = true;
 	}
-	if (res->mode[0])
-		store_run_engine_mode(c->store, c->run_id, res->mode, &se);
-	if (store_tick(c->store, true, &se) && !rc) {
-		*e = se;
-		rc = -1;
-	} else if (rc) {
-		*e = run_err;
-		sb_err_wrap(e, "%s", w[0].name);
-	}
+	if (!store_failed && res->mode[0] &&
+	    store_run_engine_mode(c->store, c->run_id, res->mode, &se))
+		store_failed = true;
+	if (!store_failed && store_tick(c->store, true, &se))
+		store_failed = true;
 	c->units_done += 1;
 	if (interrupted)
 		c->stopped = true;
-	return rc;
+	if (run_rc) {
+		*e = run_err;
+		return sb_err_wrap(e, "%s", w[0].name);
+	}
+	if (store_failed) {
+		*e = se;
+		return sb_err_wrap(e, "recording %s", w[0].name);
+	}
+	return 0;
 }
 
 int step_run1(struct step_ctx *c, struct workload *w, struct sb_err *e)
