@@ -126,6 +126,7 @@ struct run_state {
 	struct engine_opts eo;
 	struct engine *eng;
 	struct suite_monitor *mon;	/* temperature and health, or NULL */
+	bool have_facts_before;		/* a resumed run recorded them */
 };
 
 /*
@@ -236,8 +237,8 @@ static int run_plan(struct run_state *rs, bool resuming, enum suite_outcome *out
 	if (suite_monitor_open(engine_facts(rs->eng), &rs->mon, &se))
 		rs->mon = NULL;	/* no readings is no reason not to measure */
 	if ((resuming && scan_steps(rs->s, rs->run_id, rs->p, done, e)) ||
-	    (!resuming && record_facts(rs->s, rs->run_id, "before",
-				       engine_facts(rs->eng), e)))
+	    (!rs->have_facts_before && record_facts(rs->s, rs->run_id, "before",
+						    engine_facts(rs->eng), e)))
 		goto fail;
 	/* The estimate of every step still to run, for the plan's ETA. */
 	double left[PLAN_STEPS_MAX + 1] = { 0 };
@@ -328,6 +329,7 @@ int suite_resume(struct store *s, int64_t run_id, const struct suite_opts *o,
 	if (store_get_run(s, run_id, &row, e))
 		return -1;
 	bool finished = !strcmp(row.status, "done");
+	rs.have_facts_before = row.facts_before_json != NULL;
 	bool suite = !strcmp(row.kind, "suite");
 	store_run_row_free(&row);
 	if (!suite)
