@@ -46,6 +46,11 @@ missing=$(comm -23 "$TEST_TMP/samples.before" "$TEST_TMP/samples.after" | wc -l)
 for s in purge fill cssd_precond rw_ratio reclaim; do
 	[ "$(q "select count(*) from steps where name='$s' and status='done'")" = 1 ] || fail "step $s not done"
 done
+# The figures come from the rerun (the done row), not the partial one.
+$SSDBENCH analyze "$run" --db "$db" --json >"$TEST_TMP/a.json" || fail "analyze failed"
+json_get "$TEST_TMP/a.json" 'd["figures"]["rw_ratio.score_mbps"]' >/dev/null || fail "no R/W ratio score after resume"
+partial=$(q "select id from steps where name='rw_ratio' and status='partial'")
+[ "$(q "select count(*) from metrics where step_id=$partial")" = 0 ] || fail "figures computed from the partial step"
 expect_fail "resume of a finished run" $SSDBENCH resume "$run" --db "$db"
 grep -q "already complete" <<<"$LAST_ERR" || fail "message: $LAST_ERR"
 
