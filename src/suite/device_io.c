@@ -39,10 +39,10 @@ char *suite_facts_json(const struct target_facts *tf)
 	return json_doc(fill_facts, tf);
 }
 
-int suite_purge_device(const char *path, const char *method, char *used,
-		       size_t used_len, struct sb_err *e)
+int suite_purge_device(const char *path, const char *method, int lbaf,
+		       char *used, size_t used_len, struct sb_err *e)
 {
-	struct purge_request r = { .path = path, .lbaf = -1, .destroy_data = true };
+	struct purge_request r = { .path = path, .lbaf = lbaf, .destroy_data = true };
 	if (purge_method_parse(method, &r.method, e))
 		return -1;
 	struct purge_result res;

@@ -22,11 +22,11 @@ char *suite_facts_json(const struct target_facts *tf);
 
 /*
  * Purge a block device by `method` (a device-layer name, "auto" picks the
- * strongest it supports).  The target must be closed.  `used` receives the
- * method that ran.
+ * strongest it supports), into LBA format `lbaf` (-1: keep).  The target
+ * must be closed.  `used` receives the method that ran.
  */
-int suite_purge_device(const char *path, const char *method, char *used,
-		       size_t used_len, struct sb_err *e);
+int suite_purge_device(const char *path, const char *method, int lbaf,
+		       char *used, size_t used_len, struct sb_err *e);
 
 struct suite_monitor;
 /* NULL without error when the target has nothing to read (sim). */

@@ -30,6 +30,7 @@ const struct param_desc suite_params[] = {
 
 static const struct param_desc purge_params[] = {
 	{ "method", PT_ENUM, 0, 0, PURGE_METHODS, "how to return to fresh-out-of-box; auto picks the strongest the device has" },
+	{ "lbaf", PT_ENUM, 0, 0, "keep|0|1|2|3|4|5|6|7|8|9|10|11|12|13|14|15", "NVMe LBA format to format into (512 B or 4 KiB sectors ...); keep = the current one" },
 	{ NULL, 0, 0, 0, NULL, NULL },
 };
 
@@ -167,6 +168,14 @@ static const struct param_desc boot_params[] = {
 };
 
 /* --- checks ---------------------------------------------------------------- */
+
+static int check_purge(const struct plan_step *st, const struct plan_target *t,
+		       struct sb_err *e)
+{
+	if (strcmp(step_param(st, "lbaf")->s, "keep") && !t->is_block_device)
+		return sb_errf(e, "lbaf=%s needs an NVMe block device", step_param(st, "lbaf")->s);
+	return 0;
+}
 
 static int check_rw_ratio(const struct plan_step *st,
 			  const struct plan_target *t, struct sb_err *e)
@@ -420,7 +429,7 @@ void plan_estimate_step(const struct plan_step *st, const struct plan_target *t,
 /* --- the table ------------------------------------------------------------- */
 
 const struct step_kind step_kinds[] = {
-	{ "purge", purge_params, true, true, NULL, est_purge },
+	{ "purge", purge_params, true, true, check_purge, est_purge },
 	{ "peak", peak_params, true, false, NULL, est_peak },
 	{ "fill", fill_params, true, false, NULL, est_fill },
 	{ "active_range", active_range_params, false, false, NULL, est_active_range },

@@ -17,7 +17,7 @@
 const struct step_template step_templates[] = {
 	/* cSSD half, METHODOLOGY §2-3 */
 	{ "purge", "purge", HALF_CSSD, "purge to fresh-out-of-box", NULL,
-	  "method=auto " REST_CSSD },
+	  "method=auto lbaf=keep " REST_CSSD },
 	{ "peak", "peak", HALF_CSSD, "peak numbers (CrystalDiskMark-like) at FOB", NULL,
 	  "profiles=default,nvme region=1GiB passes=5 pass_time=5s " REST_CSSD },
 	{ "fill", "fill", HALF_CSSD, "fill drive: SEQ 128 KiB QD256, two passes", NULL,
@@ -38,7 +38,7 @@ const struct step_template step_templates[] = {
 	  "qd=256 write_time=1m " REST_CSSD },
 	/* eSSD half, METHODOLOGY §4: no rest except after a purge */
 	{ "essd_purge", "purge", HALF_ESSD, "purge to fresh-out-of-box", NULL,
-	  "method=auto rest=5m" },
+	  "method=auto lbaf=keep rest=5m" },
 	{ "seq_precond", "ss_precond", HALF_ESSD, "SEQ preconditioning to steady state", NULL,
 	  "pattern=seq bs=128KiB qd=256 track=bw rule=slope window=30s slope_tol=10% "
 	  "excursion_tol=20% min_writes=2 max_writes=23 rest=0" },

@@ -187,6 +187,8 @@ static int run_one(struct run_state *rs, uint32_t i, uint32_t step_no,
 	step_fn fn = fn_of(st->kind);
 	rc = fn ? fn(&c, e) : sb_errf(e, "no code runs steps of kind %s", st->kind->name);
 	rs->eng = c.eng;	/* a purge may reopen it */
+	if (rs->eng)	/* a format may have changed the logical block */
+		rs->t.logical_block = engine_facts(rs->eng)->logical_block;
 	step_readings(&c);
 	struct sb_err se;
 	if (rc) {

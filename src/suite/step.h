@@ -71,8 +71,10 @@ void step_readings(struct step_ctx *c);
 /* Idle the target (virtual time on the simulator); stops early on Ctrl-C. */
 void step_idle(struct step_ctx *c, uint64_t ns);
 
-/* Purge by `method` (or the file/sim equivalent); records how. */
-int step_purge(struct step_ctx *c, const char *method, struct sb_err *e);
+/* Purge by `method` (or the file/sim equivalent), into LBA format `lbaf`
+   (-1: keep); records how. */
+int step_purge(struct step_ctx *c, const char *method, int lbaf,
+	       struct sb_err *e);
 
 /* A figure of the step, straight from the runner (boot verdicts ...). */
 int step_metric(struct step_ctx *c, const char *key, double v,

@@ -10,7 +10,7 @@ int step_run_cssd_precond(struct step_ctx *c, struct sb_err *e)
 	const struct plan_step *st = c->step;
 	uint64_t passes = step_u64(st, "seq_passes");
 	c->units_total = (double)passes + 3;
-	if (step_purge(c, step_param(st, "method")->s, e))
+	if (step_purge(c, step_param(st, "method")->s, -1, e))
 		return -1;
 	c->units_done++;
 	step_idle(c, step_u64(st, "purge_rest"));

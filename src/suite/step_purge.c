@@ -8,6 +8,7 @@
  * the unit column.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -29,7 +30,7 @@ static int reopen(struct step_ctx *c, bool unlink_file, struct sb_err *e)
 	return 0;
 }
 
-int step_purge(struct step_ctx *c, const char *method, struct sb_err *e)
+int step_purge(struct step_ctx *c, const char *method, int lbaf, struct sb_err *e)
 {
 	const char *used;
 	char used_buf[32];
@@ -50,7 +51,7 @@ int step_purge(struct step_ctx *c, const char *method, struct sb_err *e)
 		/* The device layer opens the device itself: close it here. */
 		engine_close(c->eng);
 		c->eng = NULL;
-		int rc = suite_purge_device(c->eopts->target, method, used_buf,
+		int rc = suite_purge_device(c->eopts->target, method, lbaf, used_buf,
 					    sizeof used_buf, e);
 		struct sb_err oe;
 		if (engine_open(c->eopts, &c->eng, rc ? &oe : e))
@@ -67,5 +68,7 @@ int step_purge(struct step_ctx *c, const char *method, struct sb_err *e)
 int step_run_purge(struct step_ctx *c, struct sb_err *e)
 {
 	c->units_total = 1;
-	return step_purge(c, step_param(c->step, "method")->s, e);
+	const char *lbaf = step_param(c->step, "lbaf")->s;
+	return step_purge(c, step_param(c->step, "method")->s,
+			  strcmp(lbaf, "keep") ? atoi(lbaf) : -1, e);
 }

@@ -16,7 +16,7 @@ int step_run_reclaim(struct step_ctx *c, struct sb_err *e)
 	c->units_total = idles->n * 2.0;
 	for (uint32_t i = 0; i < idles->n; i++) {
 		unsigned long long ms = (unsigned long long)(idles->ulist[i] / 1000000);
-		if (step_purge(c, step_param(st, "method")->s, e))
+		if (step_purge(c, step_param(st, "method")->s, -1, e))
 			return -1;
 		step_idle(c, step_u64(st, "purge_rest"));
 		if (c->stopped)
