@@ -250,6 +250,16 @@ TEST(target_checks)
 	char why[128];
 	CHECK(plan_step_skip_reason(plan_find(&plan, "ai_sweep"), &t4k, why, sizeof why) != NULL);
 	CHECK(plan_step_skip_reason(plan_find(&plan, "rnd_sweeps"), &t4k, why, sizeof why) == NULL);
+	/* Formatting into another LBA format needs a block device. */
+	struct plan_target file = small;
+	file.is_block_device = false;
+	file.is_file = true;
+	CHECK(plan_set(&plan, "purge.lbaf=1", "--set", &e) == 0);
+	CHECK(plan_check(&plan, &t4k, &e) == 0);
+	CHECK(plan_check(&plan, &file, &e) == -1);
+	CHECK(contains(e.msg, "lbaf=1 needs an NVMe block device"));
+	CHECK(plan_set(&plan, "purge.lbaf=keep", "--set", &e) == 0);
+	CHECK(plan_set(&plan, "purge.lbaf=99", "--set", &e) == -1);
 	CHECK(plan_set(&plan, "rnd_precond.min_writes=5", "--set", &e) == 0);
 	CHECK(plan_check(&plan, &small, &e) == -1);
 	CHECK(contains(e.msg, "min_writes"));
