@@ -45,32 +45,33 @@ static int fill_pass(struct fctx *c, const struct workload_row *w, uint64_t k,
 		return -1;
 	if (!r)
 		return 0;
+	unsigned long long kk = k;
 	const char *u = "MB/s";
-	fig(c, "", r->has_cache, "pass%llu.has_slc_cache", (unsigned long long)k);
-	fig(c, "GB", r->has_cache ? r->cache_bytes / GB : 0, "pass%llu.slc_cache_gb", (unsigned long long)k);
-	fig(c, u, r->has_cache ? r->cache_speed / MB : NAN, "pass%llu.slc_speed_mbps", (unsigned long long)k);
-	fig(c, "s", r->has_cache ? r->cache_s : 0, "pass%llu.slc_cache_s", (unsigned long long)k);
-	fig(c, u, r->mean_of_samples / MB, "pass%llu.mean_mbps", (unsigned long long)k);
-	fig(c, u, r->true_avg / MB, "pass%llu.true_avg_mbps", (unsigned long long)k);
-	fig(c, u, r->p1 / MB, "pass%llu.p1_mbps", (unsigned long long)k);
-	fig(c, u, r->min / MB, "pass%llu.min_mbps", (unsigned long long)k);
-	fig(c, u, r->max / MB, "pass%llu.max_mbps", (unsigned long long)k);
-	fig(c, "s", r->total_s, "pass%llu.total_s", (unsigned long long)k);
-	fig(c, "GB", r->total_bytes / GB, "pass%llu.written_gb", (unsigned long long)k);
-	fig(c, "", r->below_half_share, "pass%llu.below_half_avg_share", (unsigned long long)k);
-	fig(c, u, r->post.mean / MB, "pass%llu.post_cache.mean_mbps", (unsigned long long)k);
-	fig(c, u, r->post.median / MB, "pass%llu.post_cache.median_mbps", (unsigned long long)k);
-	fig(c, u, r->post.p10 / MB, "pass%llu.post_cache.p10_mbps", (unsigned long long)k);
-	fig(c, "", (double)r->nstages, "pass%llu.stage_count", (unsigned long long)k);
+	fig(c, "", r->has_cache, "pass%llu.has_slc_cache", kk);
+	fig(c, "GB", r->has_cache ? r->cache_bytes / GB : 0, "pass%llu.slc_cache_gb", kk);
+	fig(c, u, r->has_cache ? r->cache_speed / MB : NAN, "pass%llu.slc_speed_mbps", kk);
+	fig(c, "s", r->has_cache ? r->cache_s : 0, "pass%llu.slc_cache_s", kk);
+	fig(c, u, r->mean_of_samples / MB, "pass%llu.mean_mbps", kk);
+	fig(c, u, r->true_avg / MB, "pass%llu.true_avg_mbps", kk);
+	fig(c, u, r->p1 / MB, "pass%llu.p1_mbps", kk);
+	fig(c, u, r->min / MB, "pass%llu.min_mbps", kk);
+	fig(c, u, r->max / MB, "pass%llu.max_mbps", kk);
+	fig(c, "s", r->total_s, "pass%llu.total_s", kk);
+	fig(c, "GB", r->total_bytes / GB, "pass%llu.written_gb", kk);
+	fig(c, "", r->below_half_share, "pass%llu.below_half_avg_share", kk);
+	fig(c, u, r->post.mean / MB, "pass%llu.post_cache.mean_mbps", kk);
+	fig(c, u, r->post.median / MB, "pass%llu.post_cache.median_mbps", kk);
+	fig(c, u, r->post.p10 / MB, "pass%llu.post_cache.p10_mbps", kk);
+	fig(c, "", (double)r->nstages, "pass%llu.stage_count", kk);
 	for (size_t i = 0; i < r->nstages; i++) {
-		fig(c, "GB", r->stages[i].start_bytes / GB, "pass%llu.stage%zu.start_gb", (unsigned long long)k, i + 1);
-		fig(c, "GB", r->stages[i].bytes / GB, "pass%llu.stage%zu.gb", (unsigned long long)k, i + 1);
-		fig(c, u, r->stages[i].mean / MB, "pass%llu.stage%zu.mbps", (unsigned long long)k, i + 1);
+		fig(c, "GB", r->stages[i].start_bytes / GB, "pass%llu.stage%zu.start_gb", kk, i + 1);
+		fig(c, "GB", r->stages[i].bytes / GB, "pass%llu.stage%zu.gb", kk, i + 1);
+		fig(c, u, r->stages[i].mean / MB, "pass%llu.stage%zu.mbps", kk, i + 1);
 	}
-	fig(c, "", (double)r->nlevels, "pass%llu.level_count", (unsigned long long)k);
+	fig(c, "", (double)r->nlevels, "pass%llu.level_count", kk);
 	for (size_t i = 0; i < r->nlevels; i++) {
-		fig(c, u, r->levels[i].rate / MB, "pass%llu.level%zu.mbps", (unsigned long long)k, i + 1);
-		fig(c, "", r->levels[i].time_share, "pass%llu.level%zu.share", (unsigned long long)k, i + 1);
+		fig(c, u, r->levels[i].rate / MB, "pass%llu.level%zu.mbps", kk, i + 1);
+		fig(c, "", r->levels[i].time_share, "pass%llu.level%zu.share", kk, i + 1);
 	}
 	free(r);
 	return 0;

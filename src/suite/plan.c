@@ -251,13 +251,16 @@ int plan_set_kv(struct plan *p, const char *step, const char *key,
 		struct plan_step *st = plan_find_mut(p, step);
 		if (!st) {
 			bool known = false;
-			for (const struct step_template *t = step_templates; t->name; t++)
+			char names[512] = "";
+			for (const struct step_template *t = step_templates; t->name; t++) {
 				known |= !strcmp(t->name, step);
+				size_t m = strlen(names);
+				snprintf(names + m, sizeof names - m, "%s, ", t->name);
+			}
 			if (known)
 				return sb_errf(e, "step '%s' is not in preset %s",
 					       step, p->preset);
-			return sb_errf(e, "unknown step '%s' (steps: purge, peak, fill, active_range, cssd_precond, sync_write, rw_ratio, reclaim, essd_purge, seq_precond, seq_sweeps, rnd_precond, rnd_sweeps, ai_sweep, iu_sweeps, tail_latency, boot; or suite)",
-				       step);
+			return sb_errf(e, "unknown step '%s' (steps: %ssuite)", step, names);
 		}
 		int i = step_index(st, key);
 		if (i < 0) {

@@ -53,9 +53,12 @@ int step_purge(struct step_ctx *c, const char *method, int lbaf, struct sb_err *
 		c->eng = NULL;
 		int rc = suite_purge_device(c->eopts->target, method, lbaf, used_buf,
 					    sizeof used_buf, e);
+		/* Open it again either way; a failed purge's error comes first. */
 		struct sb_err oe;
-		if (engine_open(c->eopts, &c->eng, rc ? &oe : e))
-			return rc ? sb_err_wrap(e, "purge") : sb_err_wrap(e, "opening %s after the purge", c->eopts->target);
+		if (engine_open(c->eopts, &c->eng, &oe) && !rc) {
+			*e = oe;
+			return sb_err_wrap(e, "opening %s after the purge", c->eopts->target);
+		}
 		if (rc)
 			return sb_err_wrap(e, "purge");
 		used = used_buf;
