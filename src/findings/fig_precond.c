@@ -12,6 +12,13 @@
 #include "findings/internal.h"
 #include "suite/step.h"
 
+/*
+ * The averages at 0.2, 1.0 and 1.5 drive-writes are over this window: long
+ * enough to hold a burst cycle (SN8100: one every 19-22 s), so a window that
+ * happens to catch a burst does not read as a 20-fold level.
+ */
+#define AVG_WINDOW_S 30.0
+
 int fig_ss_precond(struct fctx *c, struct sb_err *e)
 {
 	if (c->nwl == 0)
@@ -61,7 +68,7 @@ int fig_ss_precond(struct fctx *c, struct sb_err *e)
 	static const double dw[] = { 0.2, 1.0, 1.5 };
 	static const char *const dwl[] = { "0_2", "1_0", "1_5" };
 	double at[3];
-	if (c->size && !level_at_drive_writes(t, n, sp.metric, c->size, dw, 3, 1.0, at, &ae))
+	if (c->size && !level_at_drive_writes(t, n, sp.metric, c->size, dw, 3, AVG_WINDOW_S, at, &ae))
 		for (int i = 0; i < 3; i++)
 			fig(c, unit, at[i] / scale, "avg_%s_at_dw_%s", iops ? "iops" : "mbps", dwl[i]);
 	free(t);
