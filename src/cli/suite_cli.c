@@ -49,7 +49,6 @@ int suite_cli_parse(const char *cmd, int argc, char **argv,
 		{ "destroy-data", no_argument, NULL, 'D' },
 		{ "assume-rate", required_argument, NULL, 'r' },
 		{ "settings", no_argument, NULL, 'S' },
-		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -67,7 +66,6 @@ int suite_cli_parse(const char *cmd, int argc, char **argv,
 		case 'd': o->db = optarg; break;
 		case 'D': o->destroy_data = true; break;
 		case 'S': o->settings = true; break;
-		case 'j': o->json = true; break;
 		case 's':
 			if (o->nsets == SUITE_CLI_MAX_SETS) {
 				fprintf(stderr, "ssdbench %s: more than %d --set options\n",

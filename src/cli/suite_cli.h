@@ -25,7 +25,6 @@ struct suite_cli {
 	uint64_t file_size;	/* --size: file targets */
 	uint64_t assumed_rate;	/* --assume-rate: estimates */
 	bool destroy_data;
-	bool json;
 	bool settings;		/* plan --settings: print the canonical text */
 };
 
