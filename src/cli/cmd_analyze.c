@@ -16,6 +16,7 @@
 #include "cli/commands.h"
 #include "cli/run_view.h"
 #include "common/units.h"
+#include "findings/findings.h"
 #include "store/store.h"
 
 static void usage(FILE *out)
@@ -226,6 +227,27 @@ static int analyze_workload(struct store *s, const struct workload_row *wr,
 	return rc;
 }
 
+/* Every figure of a suite run, as JSON under "figures" or as text lines. */
+static int suite_figures(struct store *s, const char *db, int64_t id,
+			 struct json_writer *w, struct sb_err *e)
+{
+	struct figures f = { 0 };
+	int rc = findings_run(s, id, &f, e);
+	if (!rc && w) {
+		json_object_begin(w, "source");
+		json_string(w, "kind", "suite");
+		json_string(w, "db", db);
+		json_i64(w, "run", id);
+		json_object_end(w);
+		findings_json(w, "figures", &f);
+	} else if (!rc) {
+		for (size_t i = 0; i < f.n; i++)
+			printf("%-48s %14.6g %s\n", f.v[i].key, f.v[i].value, f.v[i].unit);
+	}
+	figures_free(&f);
+	return rc;
+}
+
 static int analyze_run(const char *db, const char *run_arg,
 		       const struct analyze_opts *o, struct json_writer *w,
 		       struct sb_err *e, int *usage_error)
@@ -244,11 +266,21 @@ static int analyze_run(const char *db, const char *run_arg,
 	int rc = h ? 0 : sb_errno(e, ENOMEM, "histogram");
 	if (!rc)
 		rc = run_view_resolve_last(s, &id, e);
+	bool suite = false;
 	if (!rc) {
 		/* a run that is not there is an error, not an empty list */
 		struct run_row row;
-		if ((rc = store_get_run(s, id, &row, e)) == 0)
+		if ((rc = store_get_run(s, id, &row, e)) == 0) {
+			suite = !strcmp(row.kind, "suite");
 			store_run_row_free(&row);
+		}
+	}
+	if (!rc && suite) {
+		/* A suite run: the figures of every step (findings/). */
+		rc = suite_figures(s, db, id, w, e);
+		hist_free(h);
+		store_close(s);
+		return rc;
 	}
 	if (!rc)
 		rc = store_list_workloads(s, id, 0, &wl, &n, e);

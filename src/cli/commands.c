@@ -5,6 +5,9 @@
 /* One line per subcommand; keep the order of `ssdbench help`. */
 const struct cli_command cli_commands[] = {
 	{ "run", cmd_run, "run workloads on a file or block device" },
+	{ "plan", cmd_plan, "print a review plan: steps, settings, time, writes" },
+	{ "suite", cmd_suite, "run a review plan (the methodology) on a target" },
+	{ "resume", cmd_resume, "continue an interrupted suite run" },
 	{ "show", cmd_show, "list the stored runs, or show one" },
 	{ "export", cmd_export, "write a stored run as CSV or JSON" },
 	{ "info", cmd_info, "what a device or file is: identity, formats, health" },
