@@ -1,0 +1,104 @@
+/*
+ * Running gnuplot on a chart script.  The child runs in the output
+ * directory, because the script names its files without a directory (so a
+ * user can move the folder and re-run it); its stderr goes to NAME.log,
+ * which stays behind only when something went wrong.
+ */
+#include "report/chart.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *gnuplot_program(void)
+{
+	const char *p = getenv("SSDBENCH_GNUPLOT");
+	return p && *p ? p : "gnuplot";
+}
+
+/* The last lines of gnuplot's log, for the error message. */
+static void log_tail(const char *path, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char all[8192];
+	size_t n = fread(all, 1, sizeof(all) - 1, f);
+	fclose(f);
+	all[n] = '\0';
+	while (n && (all[n - 1] == '\n' || all[n - 1] == ' '))
+		all[--n] = '\0';
+	const char *start = all;
+	if (n > len - 1)
+		start = all + n - (len - 1);
+	size_t keep = strlen(start);
+	memcpy(buf, start, keep + 1);
+	for (char *p = buf; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+}
+
+static int check_output(const char *dir, const char *name, const char *ext,
+			struct sb_err *e)
+{
+	char path[4096];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/%s.%s", dir, name, ext);
+	if (stat(path, &st))
+		return sb_errno(e, errno, "gnuplot made no %s", path);
+	if (st.st_size == 0)
+		return sb_errf(e, "gnuplot made an empty %s", path);
+	return 0;
+}
+
+int chart_render(const char *dir, const char *name, struct sb_err *e)
+{
+	char script[256], logpath[4096];
+	snprintf(script, sizeof(script), "%s.gp", name);
+	snprintf(logpath, sizeof(logpath), "%s/%s.log", dir, name);
+	const char *prog = gnuplot_program();
+
+	pid_t pid = fork();
+	if (pid < 0)
+		return sb_errno(e, errno, "cannot start %s", prog);
+	if (pid == 0) {
+		int log = open(logpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int null = open("/dev/null", O_RDWR);
+		if (log < 0 || null < 0 || chdir(dir))
+			_exit(126);
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(log, 2);
+		execlp(prog, prog, script, (char *)NULL);
+		dprintf(2, "cannot run %s: %s\n", prog, strerror(errno));
+		_exit(127);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return sb_errno(e, errno, "waiting for %s", prog);
+
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		char tail[600];
+		log_tail(logpath, tail, sizeof(tail));
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+			return sb_errf(e, "chart %s: cannot run '%s' (install "
+				       "gnuplot, or set SSDBENCH_GNUPLOT): %s",
+				       name, prog, tail);
+		return sb_errf(e, "chart %s: gnuplot failed (%s %d): %s",
+			       name, WIFEXITED(status) ? "exit" : "signal",
+			       WIFEXITED(status) ? WEXITSTATUS(status)
+						 : WTERMSIG(status), tail);
+	}
+	if (check_output(dir, name, "svg", e) ||
+	    check_output(dir, name, "png", e))
+		return -1;
+	unlink(logpath);
+	return 0;
+}
