@@ -1,0 +1,152 @@
+/*
+ * SLC cache reclaim (METHODOLOGY 3.7): after each idle T, a timed write
+ * shows how much cache came back.  Charts: GB written in that write per T
+ * (devices side by side), and its bandwidth over time, one line per T.
+ *
+ * Which workloads are the timed writes: in each cycle the suite fills, then
+ * idles, then writes; the fill is named with "fill", the write carries the
+ * idle time in its name ("idle 30s", "after_idle_2m").  A write whose name
+ * has no time is numbered by order instead, and the chart says "cycle".
+ */
+#include "report/report_int.h"
+#include "report/timeline.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_CYCLES 64
+
+struct probe {
+	const struct rpt_workload *w;
+	double idle_s;		/* NaN: unknown */
+	char label[32];
+};
+
+/* The first "<number><unit>" in a name, in seconds. */
+static double idle_from_name(const char *name)
+{
+	for (const char *p = name; *p; p++) {
+		if (*p < '0' || *p > '9' || (p > name && p[-1] >= '0' &&
+					      p[-1] <= '9') ||
+		    (p > name && p[-1] == '.'))
+			continue;
+		char *end;
+		double v = strtod(p, &end);
+		if (!strncmp(end, "ms", 2))
+			return v / 1000;
+		if (*end == 's')
+			return v;
+		if (!strncmp(end, "min", 3) || *end == 'm')
+			return v * 60;
+		if (*end == 'h')
+			return v * 3600;
+	}
+	return NAN;
+}
+
+static size_t probes(const struct rpt_run *r, const char *step,
+		     struct probe *out)
+{
+	const struct rpt_workload *wl[512];
+	size_t n = step_workloads(r, step, wl, 512), k = 0;
+	for (size_t i = 0; i < n && k < MAX_CYCLES; i++) {
+		if (strstr(wl[i]->name, "fill") || !wl[i]->bytes[1])
+			continue;
+		out[k].w = wl[i];
+		out[k].idle_s = idle_from_name(wl[i]->name);
+		if (isfinite(out[k].idle_s))
+			bufprintf(out[k].label, sizeof(out[k].label), "%gs",
+				 out[k].idle_s);
+		else
+			bufprintf(out[k].label, sizeof(out[k].label),
+				 "cycle %zu", k + 1);
+		k++;
+	}
+	return k;
+}
+
+int sec_reclaim(struct rctx *x, const char *step)
+{
+	struct probe pr[RPT_MAX_RUNS][MAX_CYCLES];
+	size_t np[RPT_MAX_RUNS];
+	for (size_t r = 0; r < x->nruns; r++)
+		np[r] = probes(&x->runs[r], step, pr[r]);
+	if (!np[0]) {
+		page_para(x->pg.body, "No write after an idle was stored.");
+		return 0;
+	}
+	struct chart c;
+	char name[96], ylab[64];
+	bufprintf(ylab, sizeof(ylab), "Written in the timed write (%s)",
+		 x->size_unit);
+	chart_name(x, name, sizeof(name), step, "written-per-idle");
+	chart_init(&c, name, "SLC cache reclaim: amount written after each idle",
+		   CHART_BARS);
+	chart_axis_set(&c.x, "Idle before the write", false);
+	chart_axis_set(&c.y, ylab, false);
+	int rc = 0;
+	for (size_t r = 0; r < x->nruns && !rc; r++) {
+		struct chart_series *s = chart_add_series(&c, x->runs[r].label,
+							  x->e);
+		if (!s)
+			rc = -1;
+		for (size_t k = 0; s && k < np[r] && !rc; k++)
+			rc = series_add(s, (double)k,
+					(double)pr[r][k].w->bytes[1] / x->size_div,
+					pr[r][k].label, x->e);
+	}
+	if (!rc)
+		rc = page_chart(&x->pg, &c, x->e);
+	chart_free(&c);
+	if (rc)
+		return -1;
+
+	/* Bandwidth vs time per idle, the DUT's cycles in one chart. */
+	chart_name(x, name, sizeof(name), step, "bw-per-idle");
+	char title[192];
+	bufprintf(title, sizeof(title), "%s: bandwidth of the timed write after "
+		 "each idle", x->runs[0].label);
+	chart_init(&c, name, title, CHART_LINES);
+	chart_axis_set(&c.x, "Time (s)", false);
+	bufprintf(ylab, sizeof(ylab), "Bandwidth (%s)", x->bw_unit);
+	chart_axis_set(&c.y, ylab, false);
+	for (size_t k = 0; k < np[0] && !rc; k++) {
+		char st[64];
+		bufprintf(st, sizeof(st), "idle %s", pr[0][k].label);
+		struct chart_series *s = chart_add_series(&c, st, x->e);
+		const struct rpt_workload *w = pr[0][k].w;
+		if (!s)
+			rc = -1;
+		for (size_t i = 0; s && i < w->npts && !rc; i++)
+			rc = series_add(s, w->pts[i].t_s,
+					pt_bw(&w->pts[i]) / x->bw_div, NULL, x->e);
+	}
+	if (!rc)
+		rc = page_chart(&x->pg, &c, x->e);
+	chart_free(&c);
+	if (rc)
+		return -1;
+
+	char sum[1024] = "", b[48];
+	size_t used = 0;
+	for (size_t k = 0; k < np[0] && used < sizeof(sum) - 80; k++)
+		used += bufprintf(sum + used, sizeof(sum) - used,
+					 "%s%s after %s", k ? ", " : "",
+					 fmt_size(x, (double)pr[0][k].w->bytes[1],
+						  b, 48), pr[0][k].label);
+	headline(x, step, "Written in the timed write: %s.", sum);
+	for (size_t k = 0; k < np[0]; k++) {
+		char what[64];
+		bufprintf(what, sizeof(what), "Written after idle %s",
+			 pr[0][k].label);
+		struct figure *f = figure_add(x, step_title(step), what,
+					      x->size_unit);
+		for (size_t r = 0; f && r < x->nruns; r++)
+			for (size_t j = 0; j < np[r]; j++)
+				if (!strcmp(pr[r][j].label, pr[0][k].label))
+					f->v[r] = (double)pr[r][j].w->bytes[1] /
+						  x->size_div;
+	}
+	return 0;
+}
