@@ -16,6 +16,7 @@ struct cli_command {
 extern const struct cli_command cli_commands[];
 
 int cmd_version(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 
 /* Set by the SIGINT/SIGTERM handler; long-running commands poll it. */
 extern volatile int cli_interrupted;

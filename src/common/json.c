@@ -119,6 +119,12 @@ void json_null(struct json_writer *w, const char *key)
 	fputs("null", w->out);
 }
 
+void json_raw(struct json_writer *w, const char *key, const char *text)
+{
+	begin_value(w, key);
+	fputs(text, w->out);
+}
+
 void json_finish(struct json_writer *w)
 {
 	fputc('\n', w->out);

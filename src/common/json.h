@@ -34,6 +34,13 @@ void json_double(struct json_writer *w, const char *key, double value);
 void json_bool(struct json_writer *w, const char *key, bool value);
 void json_null(struct json_writer *w, const char *key);
 
+/* Embed `text`, which must be one valid JSON value (check with json_valid),
+   as it is: for JSON the database keeps as text (params, facts, specs). */
+void json_raw(struct json_writer *w, const char *key, const char *text);
+
+/* Is `text` exactly one JSON value (RFC 8259), surrounding space allowed? */
+bool json_valid(const char *text);
+
 /* Finish the document with a newline. */
 void json_finish(struct json_writer *w);
 

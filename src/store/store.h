@@ -28,7 +28,8 @@ struct store;
 int store_open(const char *path, struct store **out, struct sb_err *e);
 /* Open an existing database for reading only; never creates or migrates. */
 int store_open_readonly(const char *path, struct store **out, struct sb_err *e);
-/* Commits anything pending. */
+/* Commits anything pending.  A failure here cannot be reported: a writer
+   that must know calls store_tick(s, true, e) first. */
 void store_close(struct store *s);
 int store_schema_version(struct store *s);
 
@@ -147,6 +148,7 @@ struct workload_row {
 	struct store_totals totals;
 	bool final;		/* totals are final, not a checkpoint */
 };
+/* step_id 0: every workload of the run (any step), else that step's. */
 int store_list_workloads(struct store *s, int64_t run_id, int64_t step_id,
 			 struct workload_row **out, size_t *n,
 			 struct sb_err *e);

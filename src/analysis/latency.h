@@ -1,0 +1,67 @@
+/*
+ * Latency figures from histograms (common/hist.h, 0.05 % accurate):
+ * percentile tables, the "nines" curve of §4.5 (x = latency, y =
+ * percentile on a -log10(1 - p) scale up to 99.9999 %), a QoS table per
+ * queue depth, and the datasheet check (spec vs measured, pass/fail).
+ */
+#ifndef SSDBENCH_ANALYSIS_LATENCY_H
+#define SSDBENCH_ANALYSIS_LATENCY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/hist.h"
+
+/* 50, 90, 99, 99.9, 99.99, 99.999, 99.9999: the QoS table's columns. */
+#define LAT_QOS_NPS 7
+extern const double lat_qos_percentiles[LAT_QOS_NPS];
+
+#define LAT_MAX_PS 32
+
+struct lat_summary {
+	uint64_t count;
+	double mean_ns;
+	uint64_t min_ns, max_ns;	/* 0 when empty */
+	size_t np;
+	double ps[LAT_MAX_PS];		/* the percentiles asked for */
+	uint64_t v_ns[LAT_MAX_PS];	/* their values */
+};
+
+/* ps ascending, np <= LAT_MAX_PS (extra ones are dropped). */
+void lat_summarize(const struct lat_hist *h, const double *ps, size_t np,
+		   struct lat_summary *out);
+
+/* A QoS table: one summary per histogram (one per queue depth). */
+void lat_qos_table(const struct lat_hist *const *h, size_t n,
+		   struct lat_summary *rows);
+
+struct nines_pt {
+	double nines;		/* -log10(1 - p/100): 2 = 99 %, 6 = 99.9999 % */
+	double percentile;
+	uint64_t latency_ns;
+};
+
+/*
+ * The curve at every `step` nines from 0 (the median is nines 0.301) up to
+ * `max_nines`, stopping where the histogram has too few samples to say
+ * (1 - p) x count < 1), and ending with the maximum (as 100 %, nines =
+ * log10(count)).  Returns the number of points written (<= max).
+ */
+size_t lat_nines_curve(const struct lat_hist *h, double max_nines,
+		       double step, struct nines_pt *out, size_t max);
+
+/* One datasheet line: `pass` and `margin` are filled by spec_judge. */
+struct spec_check {
+	const char *what;	/* "RND 4K read QD1 p99.99 latency" */
+	const char *unit;
+	double spec;
+	double measured;
+	bool higher_is_better;	/* IOPS, MB/s; false for latency */
+	bool pass;
+	double margin;		/* measured / spec - 1, sign: + is better */
+};
+
+void spec_judge(struct spec_check *c);
+
+#endif

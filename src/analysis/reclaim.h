@@ -1,0 +1,45 @@
+/*
+ * SLC cache reclaim (METHODOLOGY §3.7): after a 50 % fill the drive idles T
+ * seconds, then is written for a minute.  Per T, the cache it had regained
+ * is the bytes written at cache speed in that minute: fill_find_cache() on
+ * the minute's trace, with the fill's cache speed as `ref_speed`.
+ *
+ * Over the (T, cache) points: the recovered size is the mean of the
+ * saturated points (within `saturation` of the largest), the recovery
+ * rate the least-squares slope through the points before saturation
+ * (bytes of cache per second of idle; SN8100 ~1.46 GB/s), and the idle
+ * time to full recovery where that line meets the recovered size (never
+ * later than the first saturated T).
+ */
+#ifndef SSDBENCH_ANALYSIS_RECLAIM_H
+#define SSDBENCH_ANALYSIS_RECLAIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/error.h"
+
+struct reclaim_point {
+	double idle_s;
+	double cache_bytes;
+};
+
+struct reclaim_result {
+	size_t npoints;
+	size_t nfit;			/* points before saturation used */
+	double rate;			/* B of cache per s of idle; NAN if < 1
+					   point before saturation */
+	double intercept;		/* of the fit, bytes */
+	bool saturated;			/* some point reached full recovery */
+	double recovered_bytes;		/* mean of saturated points (or the
+					   largest point if none is) */
+	double first_full_idle_s;	/* smallest saturated T; NAN if none */
+	double full_s;			/* idle time to full recovery */
+};
+
+/* Points in any order; `saturation` e.g. 0.05 (within 5 % of the max). */
+int reclaim_analyze(const struct reclaim_point *pts, size_t n,
+		    double saturation, struct reclaim_result *out,
+		    struct sb_err *e);
+
+#endif

@@ -1,0 +1,104 @@
+/*
+ * Steady state (METHODOLOGY §4.1), by either of two rules, over a sliding
+ * window of w = window_s / interval_s samples:
+ *
+ *  SS_FIO_SLOPE  fio's ss=bw_slope / iops_slope: the least-squares slope of
+ *                the window (per sample, x = 0 .. w-1) as a percentage of
+ *                the window mean; steady when |slope %| < limit (strict, as
+ *                fio).  fio samples once per ss_interval (1 s by default);
+ *                here the sample is the trace's slice, so interval_s = 1
+ *                gives fio's default verdicts and 0.1 fio's with
+ *                ss_interval=100ms.  Like fio, x is the sample number: the
+ *                slices are taken as equally spaced.
+ *  SS_SNIA       SNIA PTS: data excursion (max - min of the window) <= 20 %
+ *                of the window mean, and fit excursion (|slope| x (w - 1),
+ *                the rise of the fit line across the window) <= 10 %.
+ *
+ * The counts (bytes or I/Os per sample) are integers and the running sums
+ * are kept in exact 128-bit integers over a ring buffer, so the O(1) online
+ * detector and a from-scratch computation on a stored trace see identical
+ * sums and give identical verdicts.  The window max/min use monotonic
+ * queues: amortised O(1) per sample.
+ *
+ * The runner feeds ss_push() one sample at a time and stops at the first
+ * steady window; ss_analyze() is the same detector run over a stored trace.
+ */
+#ifndef SSDBENCH_ANALYSIS_STEADY_H
+#define SSDBENCH_ANALYSIS_STEADY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/trace.h"
+#include "common/error.h"
+
+enum ss_rule { SS_FIO_SLOPE, SS_SNIA };
+
+/* "fio-slope" or "snia": the name a result carries. */
+const char *ss_rule_name(enum ss_rule r);
+/* Parse one of those names (also "bw_slope"/"iops_slope" for fio). */
+int ss_rule_parse(const char *s, enum ss_rule *out, struct sb_err *e);
+
+struct ss_params {
+	enum ss_rule rule;		/* SS_FIO_SLOPE */
+	enum trace_metric metric;	/* TRACE_BW (SEQ) or TRACE_IOPS (RND) */
+	double interval_s;		/* sample spacing: 0.1 */
+	double window_s;		/* 30 */
+	double slope_limit_pct;		/* fio: 10; SNIA fit excursion: 10 */
+	double excursion_limit_pct;	/* SNIA data excursion: 20 */
+	uint64_t capacity_bytes;	/* for drive-writes; 0 = unknown */
+	uint64_t min_bytes;		/* no verdict before this much is
+					   written (2 x capacity); 0 = none */
+};
+
+void ss_params_default(struct ss_params *p);
+
+/* What the window ending at the latest sample looks like. */
+struct ss_window {
+	bool full;			/* w samples seen */
+	double mean;			/* mean count per sample */
+	double slope_pct;		/* fit slope per sample, % of mean */
+	double fit_excursion_pct;	/* |slope| (w - 1), % of mean */
+	double data_excursion_pct;	/* (max - min), % of mean */
+	bool ok;			/* the rule holds (and min_bytes met) */
+};
+
+struct ss_result {
+	const char *rule;		/* ss_rule_name() */
+	const char *metric;		/* "bw" or "iops" */
+	size_t window;			/* samples per window */
+	bool reached;
+	size_t index;			/* last sample of the first steady window */
+	double seconds;			/* elapsed to the end of that sample */
+	double bytes;			/* written by then */
+	double drive_writes;		/* bytes / capacity; NAN if unknown */
+	double value;			/* steady value: the window's rate,
+					   B/s or IOPS (count / its time) */
+	struct ss_window at;		/* the steady window, or the last one */
+};
+
+struct ss_detector;
+
+int ss_new(const struct ss_params *p, struct ss_detector **out,
+	   struct sb_err *e);
+void ss_free(struct ss_detector *d);
+
+/*
+ * Feed the next sample.  Returns true when the window ending here holds
+ * the rule (the first such window is remembered in the result); feeding
+ * may go on after it.  O(1) amortised.
+ */
+bool ss_push(struct ss_detector *d, const struct trace_pt *pt);
+
+/* The window ending at the latest sample. */
+void ss_window(const struct ss_detector *d, struct ss_window *out);
+
+/* The verdict so far. */
+void ss_result(const struct ss_detector *d, struct ss_result *out);
+
+/* The detector over a whole stored trace (stops at nothing). */
+int ss_analyze(const struct trace_pt *t, size_t n, const struct ss_params *p,
+	       struct ss_result *out, struct sb_err *e);
+
+#endif

@@ -1,0 +1,314 @@
+/*
+ * The io_uring backend's queue: one ring per job thread, created by that
+ * thread (SINGLE_ISSUER ties the ring to its creator).
+ *
+ * Cost on this kind of machine is set by syscalls, wakeups and doorbells,
+ * not by user-space code (about 1 us per syscall), so:
+ *   - submit() only fills SQEs; the one io_uring_enter per loop happens in
+ *     reap(), which submits and waits in the same call;
+ *   - DEFER_TASKRUN|SINGLE_ISSUER keeps completions from waking the thread
+ *     one by one: they are posted when we enter to wait for them;
+ *   - the file is registered and the buffers are fixed.
+ * reap() reads the clock once after each wait and stamps every completion
+ * of that batch with it (see docs/run.md on batching and latency).
+ */
+#include "backend/uring_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+/* Block discard as an io_uring command (Linux 6.12+): _IO(0x12, 0). */
+#ifndef BLOCK_URING_CMD_DISCARD
+#define BLOCK_URING_CMD_DISCARD 0x1200
+#endif
+
+static int open_queue_fd(struct backend_queue *q, const struct queue_opts *o,
+			 struct sb_err *e)
+{
+	const struct target_facts *f = &q->t->facts;
+	int flags = (q->t->write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	if (!o->buffered)
+		flags |= O_DIRECT;
+	if (o->sync)
+		flags |= O_SYNC;
+	/* Our own descriptor so O_SYNC or buffered I/O stay per queue; the
+	   session's O_EXCL descriptor keeps others out meanwhile. */
+	char self[64];
+	snprintf(self, sizeof self, "/proc/self/fd/%d", q->t->fd);
+	q->fd = open(self, flags);
+	if (q->fd < 0)
+		q->fd = open(f->path, flags);
+	if (q->fd < 0)
+		return sb_errno(e, errno, "%s: cannot open for a queue", f->path);
+	return 0;
+}
+
+static void ring_teardown(struct backend_queue *q)
+{
+	if (q->ring.ring_fd > 0)
+		io_uring_queue_exit(&q->ring);
+	memset(&q->ring, 0, sizeof q->ring);
+	q->fixed_file = q->fixed_bufs = false;
+}
+
+/* Set up the ring with the best flags this kernel takes. */
+static int ring_setup(struct backend_queue *q, uint32_t depth, bool iopoll,
+		      bool sqpoll, struct sb_err *e)
+{
+	unsigned poll = iopoll ? IORING_SETUP_IOPOLL : 0;
+	unsigned tries[3];
+	int ntries = 0;
+	if (sqpoll) {
+		tries[ntries++] = IORING_SETUP_SQPOLL | poll;
+	} else {
+		tries[ntries++] = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | poll;
+		tries[ntries++] = IORING_SETUP_COOP_TASKRUN | poll;
+		tries[ntries++] = poll;
+	}
+	int r = -EINVAL;
+	for (int i = 0; i < ntries; i++) {
+		struct io_uring_params p;
+		memset(&p, 0, sizeof p);
+		p.flags = tries[i];
+		if (sqpoll)
+			p.sq_thread_idle = 1000;
+		r = io_uring_queue_init_params(depth, &q->ring, &p);
+		if (!r)
+			break;
+		memset(&q->ring, 0, sizeof q->ring);
+		if (r != -EINVAL)
+			break;
+	}
+	if (r)
+		return sb_errno(e, -r, "io_uring setup (depth %u)", depth);
+
+	if (!io_uring_register_files(&q->ring, &q->fd, 1))
+		q->fixed_file = true;
+	struct iovec *iov = calloc(q->nbufs, sizeof *iov);
+	if (iov) {
+		for (uint32_t i = 0; i < q->nbufs; i++) {
+			iov[i].iov_base = q->bufmem + (size_t)i * q->buf_size;
+			iov[i].iov_len = q->buf_size;
+		}
+		/* Registration may fail on memlock limits: plain buffers then. */
+		if (!io_uring_register_buffers(&q->ring, iov, q->nbufs))
+			q->fixed_bufs = true;
+		free(iov);
+	}
+	return 0;
+}
+
+static void prep_one(struct backend_queue *q, struct io_uring_sqe *sqe,
+		     const struct io_req *r)
+{
+	int fd = q->fixed_file ? 0 : q->fd;
+	void *buf = q->bufmem + (size_t)r->buf * q->buf_size;
+	switch (r->op) {
+	case IO_READ:
+		if (q->fixed_bufs)
+			io_uring_prep_read_fixed(sqe, fd, buf, r->len, r->offset, (int)r->buf);
+		else
+			io_uring_prep_read(sqe, fd, buf, r->len, r->offset);
+		break;
+	case IO_WRITE:
+		if (q->fixed_bufs)
+			io_uring_prep_write_fixed(sqe, fd, buf, r->len, r->offset, (int)r->buf);
+		else
+			io_uring_prep_write(sqe, fd, buf, r->len, r->offset);
+		break;
+	case IO_TRIM:
+		if (q->t->facts.is_block_device) {
+			io_uring_prep_rw(IORING_OP_URING_CMD, sqe, fd, NULL, 0, 0);
+			sqe->cmd_op = BLOCK_URING_CMD_DISCARD;
+			sqe->addr = r->offset;
+			sqe->addr3 = r->len;
+		} else {
+			io_uring_prep_fallocate(sqe, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+						r->offset, r->len);
+		}
+		break;
+	default:
+		io_uring_prep_fsync(sqe, fd, 0);
+		break;
+	}
+	if (q->fixed_file)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	io_uring_sqe_set_data64(sqe, r->user_data);
+}
+
+/*
+ * One synchronous read of the first block: does the device poll?  *res
+ * gets the read's result; returns -1 only if the ring itself failed.
+ */
+static int probe_iopoll(struct backend_queue *q, int *res, struct sb_err *e)
+{
+	struct io_req r = { .offset = 0, .len = q->t->facts.logical_block,
+			    .op = IO_READ, .buf = 0, .user_data = 0 };
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&q->ring);
+	prep_one(q, sqe, &r);
+	struct io_uring_cqe *cqe;
+	int ret = io_uring_submit_and_wait(&q->ring, 1);
+	if (ret < 0)
+		return sb_errno(e, -ret, "iopoll probe");
+	if ((ret = io_uring_wait_cqe(&q->ring, &cqe)))
+		return sb_errno(e, -ret, "iopoll probe");
+	*res = cqe->res;
+	io_uring_cqe_seen(&q->ring, cqe);
+	return 0;
+}
+
+static void uring_queue_destroy(struct backend_queue *q)
+{
+	if (!q)
+		return;
+	ring_teardown(q);
+	if (q->fd >= 0)
+		close(q->fd);
+	free(q->bufmem);
+	free(q);
+}
+
+static int uring_queue_create(struct backend_target *t, const struct queue_opts *o,
+			      struct backend_queue **out, struct sb_err *e)
+{
+	struct backend_queue *q = calloc(1, sizeof *q);
+	if (!q)
+		return sb_errf(e, "out of memory");
+	q->t = t;
+	q->fd = -1;
+	q->nbufs = o->nbufs ? o->nbufs : 1;
+	q->buf_size = o->buf_size ? o->buf_size : t->facts.logical_block;
+	size_t total = (size_t)q->nbufs * q->buf_size;
+	void *mem = NULL;
+	if (posix_memalign(&mem, 4096, total)) {
+		free(q);
+		return sb_errf(e, "cannot allocate %zu bytes of I/O buffers", total);
+	}
+	q->bufmem = mem;
+	memset(q->bufmem, 0, total);
+	if (open_queue_fd(q, o, e))
+		goto fail;
+	if (ring_setup(q, o->depth, o->iopoll, o->sqpoll, e))
+		goto fail;
+	const char *base = o->sqpoll ? "sqpoll" : "interrupt";
+	snprintf(q->mode, sizeof q->mode, "%s", base);
+	if (o->iopoll) {
+		int res = 0;
+		if (probe_iopoll(q, &res, e))
+			goto fail;
+		if (res == -EOPNOTSUPP || res == -EINVAL) {
+			/* Setup succeeds, every I/O fails: no poll queues. */
+			ring_teardown(q);
+			if (ring_setup(q, o->depth, false, o->sqpoll, e))
+				goto fail;
+			snprintf(q->mode, sizeof q->mode, "%s (device cannot poll)", base);
+		} else if (res < 0) {
+			sb_errno(e, -res, "%s: iopoll probe read", t->facts.path);
+			goto fail;
+		} else {
+			snprintf(q->mode, sizeof q->mode, "%s", o->sqpoll ? "sqpoll+iopoll" : "iopoll");
+		}
+	}
+	*out = q;
+	return 0;
+fail:
+	uring_queue_destroy(q);
+	return -1;
+}
+
+static void *uring_queue_buffer(struct backend_queue *q, uint32_t i)
+{
+	return i < q->nbufs ? q->bufmem + (size_t)i * q->buf_size : NULL;
+}
+
+static const char *uring_queue_mode(struct backend_queue *q)
+{
+	return q->mode;
+}
+
+static int uring_submit(struct backend_queue *q, const struct io_req *reqs,
+			uint32_t n, struct sb_err *e)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&q->ring);
+		if (!sqe) {
+			/* SQ full: hand what we have to the kernel first. */
+			int r = io_uring_submit(&q->ring);
+			if (r < 0)
+				return sb_errno(e, -r, "io_uring submit");
+			q->pending = 0;
+			sqe = io_uring_get_sqe(&q->ring);
+			if (!sqe)
+				return sb_errf(e, "io_uring submission queue stays full");
+		}
+		prep_one(q, sqe, &reqs[i]);
+		q->pending++;
+	}
+	return 0;
+}
+
+static uint32_t take_completions(struct backend_queue *q, struct io_cpl *out,
+				 uint32_t max, uint64_t now)
+{
+	struct io_uring_cqe *cqe;
+	unsigned head, n = 0;
+	io_uring_for_each_cqe(&q->ring, head, cqe) {
+		if (n == max)
+			break;
+		out[n].user_data = cqe->user_data;
+		out[n].res = cqe->res;
+		out[n].t_done_ns = now;
+		n++;
+	}
+	io_uring_cq_advance(&q->ring, n);
+	return n;
+}
+
+static int uring_reap(struct backend_queue *q, struct io_cpl *out, uint32_t min,
+		      uint32_t max, uint64_t deadline_ns, struct sb_err *e)
+{
+	uint64_t now = 0;
+	if (io_uring_cq_ready(&q->ring) >= (min ? min : 1) && !q->pending)
+		return (int)take_completions(q, out, max, uring_now(q->t));
+
+	int r;
+	if (min == 0) {
+		r = io_uring_submit_and_get_events(&q->ring);
+	} else if (deadline_ns == UINT64_MAX) {
+		r = io_uring_submit_and_wait(&q->ring, min);
+	} else {
+		now = uring_now(q->t);
+		uint64_t left = deadline_ns > now ? deadline_ns - now : 0;
+		struct __kernel_timespec ts = { (long long)(left / 1000000000ull),
+						(long long)(left % 1000000000ull) };
+		struct io_uring_cqe *cqe;
+		r = io_uring_submit_and_wait_timeout(&q->ring, &cqe, min, &ts, NULL);
+	}
+	if (r < 0 && r != -ETIME && r != -EINTR && r != -EAGAIN && r != -EBUSY)
+		return sb_errno(e, -r, "io_uring wait");
+	q->pending = 0;
+	now = uring_now(q->t);
+	return (int)take_completions(q, out, max, now);
+}
+
+const struct backend_ops backend_uring = {
+	.name = "uring",
+	.caps = { .single_queue = false, .virtual_time = false, .stamps_completions = true },
+	.open = uring_open,
+	.close = uring_close,
+	.queue_create = uring_queue_create,
+	.queue_destroy = uring_queue_destroy,
+	.queue_buffer = uring_queue_buffer,
+	.queue_mode = uring_queue_mode,
+	.submit = uring_submit,
+	.reap = uring_reap,
+	.now = uring_now,
+	.idle = uring_idle,
+	.discard = uring_discard,
+	.flush = uring_flush,
+};

@@ -1,0 +1,166 @@
+/*
+ * The engine's moving parts, private to src/engine/.
+ *
+ *   driver  (driver.c)    a thread that owns one backend queue and a set of
+ *                         jobs: fills submissions, reaps, records latencies
+ *                         into the job's current interval;
+ *   job     (job.c)       one closed-loop stream of a workload: offsets,
+ *                         operation mix, data stamping, stop conditions,
+ *                         rate limit, interval publishing;
+ *   collector (collector.c) the calling thread: merges the jobs' published
+ *                         intervals into samples and totals, calls hooks.
+ *
+ * An interval travels from job to collector through a small ring per job
+ * (IVL_RING buffers).  The job fills buf[head % IVL_RING] without a lock;
+ * publishing advances head under the run's mutex, and the collector owns
+ * [tail, head) until it advances tail.  Publishing happens once per
+ * interval, so the mutex is off the per-I/O path; the job only waits when
+ * the ring is full (the collector is behind), which on the simulator is
+ * the back-pressure that keeps virtual time from running away.
+ */
+#ifndef SSDBENCH_ENGINE_INTERNAL_H
+#define SSDBENCH_ENGINE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend/backend.h"
+#include "common/hist.h"
+#include "common/rng.h"
+#include "common/sample.h"
+#include "engine/engine.h"
+#include "engine/iolog.h"
+#include "engine/offsets.h"
+
+#define IVL_RING 4
+
+struct ivl_buf {
+	uint64_t index;		/* interval number from the workload's start */
+	bool last;		/* the job's final interval */
+	uint64_t t_last;	/* last: backend time of its last completion */
+	uint64_t bytes[DIR_COUNT];
+	uint64_t ios[DIR_COUNT];
+	struct lat_hist *hist[DIR_COUNT];	/* NULL for directions unused */
+};
+
+struct run;
+
+/* Shared state of one workload during a run. */
+struct wl_state {
+	struct workload w;		/* validated copy */
+	uint32_t index;
+	struct run *run;
+	uint64_t start;			/* backend time all its jobs start */
+	uint64_t ramp_end;		/* start + ramp rounded up to an interval */
+	uint64_t stop_at;		/* ramp_end + stop_time, or UINT64_MAX */
+	_Atomic uint64_t claimed;	/* measured bytes submitted (stop_bytes) */
+	atomic_bool stop;		/* hook, interrupt or error */
+	struct job *jobs;
+	uint32_t njobs;
+
+	/* Collector side only. */
+	uint64_t next_index;
+	bool finished;
+	uint64_t t_last;		/* latest completion of any job */
+	struct lat_hist *ivl_hist[DIR_COUNT];	/* scratch for one interval */
+	struct workload_result *res;	/* totals, in the run's result */
+	uint64_t last_ckpt_index;
+};
+
+struct job {
+	struct wl_state *wl;
+	uint32_t index;			/* within the workload */
+	uint32_t gindex;		/* within the run: user_data tag */
+	struct offset_gen og;
+	struct rng rng;			/* operation mix and buffer data */
+	uint32_t qd;
+	uint32_t buf_base;		/* first queue buffer of this job */
+	struct backend_queue *q;	/* set by the driver */
+
+	/* Per slot: what is in flight. */
+	uint64_t *t_sub;
+	uint64_t *off;
+	uint8_t *op;
+	uint32_t *free_slot;
+	uint32_t nfree;
+	uint32_t inflight;
+
+	uint64_t stamp_base, stamp_count;	/* unique data per block */
+	uint64_t written_since_fsync;
+	bool fsync_inflight;
+	uint64_t rate;			/* this job's share, bytes/s */
+	double tokens;			/* rate limit bucket, bytes */
+	uint64_t tokens_t;		/* backend time of the last refill */
+	uint64_t blocked_until;		/* rate: earliest time to go on */
+
+	/* Intervals. */
+	struct ivl_buf ring[IVL_RING];
+	uint64_t head, tail;		/* head, tail: under run->mu */
+	uint64_t cur_index;
+	uint64_t next_boundary;		/* backend time the interval ends */
+	uint64_t t_last;
+	bool stopping, done;
+	bool collected_last;		/* collector: saw the final interval */
+
+	struct iolog *log;
+};
+
+/* One run: everything the drivers and the collector share. */
+struct run {
+	const struct backend_ops *ops;
+	struct backend_target *target;
+	const struct engine_opts *opts;
+	uint64_t interval;
+	uint32_t batch;			/* completions per wait, resolved */
+	uint64_t stamp_salt;		/* per run: written data differs */
+	struct wl_state *wls;
+	uint32_t nwl;
+	struct job **jobs;		/* all jobs, by gindex */
+	uint32_t njobs;
+	uint64_t t0;			/* backend time every workload starts */
+
+	pthread_mutex_t mu;
+	pthread_cond_t cv;		/* publish, consume, ready, go */
+	uint32_t ready, failed_setup;
+	bool go;
+	atomic_bool abort;		/* an error: stop everything */
+	struct sb_err err;		/* first error, under mu */
+	bool have_err;
+	char mode[64];
+};
+
+/* job.c */
+int job_init(struct job *j, struct wl_state *wl, uint32_t index, uint32_t gindex,
+	     uint32_t buf_base, struct sb_err *e);
+void job_free(struct job *j);
+void job_start(struct job *j, uint64_t t0);
+/* Fill up to j->nfree requests at backend time `now`; returns how many. */
+uint32_t job_prepare(struct job *j, uint64_t now, struct io_req *out);
+void job_complete(struct job *j, const struct io_cpl *c);
+/* Earliest backend time the job needs the driver back. */
+uint64_t job_deadline(const struct job *j);
+/* Publish the job's final interval (non-blocking) and mark it done. */
+void job_finish(struct job *j);
+void job_fill_buffers(struct job *j);
+
+/* driver.c */
+void *driver_main(void *arg);
+struct driver {
+	struct run *run;
+	struct job **jobs;
+	uint32_t njobs;
+	pthread_t thread;
+	bool started;
+};
+
+/* collector.c */
+int collector_loop(struct run *r, const struct engine_hooks *h);
+
+/* engine.c: record the run's first error and stop everything. */
+void run_fail(struct run *r, const struct sb_err *e);
+/* Hand the job's current interval to the collector (may wait). */
+void run_publish(struct run *r, struct job *j);
+
+#endif

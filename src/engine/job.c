@@ -1,0 +1,265 @@
+/*
+ * One job: a closed loop of qd slots.  Everything here runs on the job's
+ * driver thread; only the interval hand-over touches shared state.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/internal.h"
+
+/* Stamp granularity: the smallest logical block there is, so written
+   blocks differ at every block size a device may use. */
+#define STAMP_UNIT 512u
+
+static bool dir_used(const struct workload *w, enum io_dir d)
+{
+	switch (d) {
+	case DIR_READ:
+		return w->trim_pct < 100 && w->read_pct > 0;
+	case DIR_WRITE:
+		return w->trim_pct < 100 && w->read_pct < 100;
+	default:
+		return w->trim_pct > 0;
+	}
+}
+
+static uint64_t mix_seed(uint64_t seed, uint64_t a, uint64_t b)
+{
+	uint64_t x = seed ^ (a * 0x9e3779b97f4a7c15ull) ^ (b << 56);
+	return splitmix64(&x);
+}
+
+int job_init(struct job *j, struct wl_state *wl, uint32_t index, uint32_t gindex,
+	     uint32_t buf_base, struct sb_err *e)
+{
+	const struct workload *w = &wl->w;
+	memset(j, 0, sizeof *j);
+	j->wl = wl;
+	j->index = index;
+	j->gindex = gindex;
+	j->qd = w->qd;
+	j->buf_base = buf_base;
+	offset_gen_init(&j->og, w, index, mix_seed(w->seed, gindex, 1));
+	rng_seed(&j->rng, mix_seed(w->seed, gindex, 2));
+	j->t_sub = calloc(j->qd, sizeof *j->t_sub);
+	j->off = calloc(j->qd, sizeof *j->off);
+	j->op = calloc(j->qd, sizeof *j->op);
+	j->free_slot = calloc(j->qd, sizeof *j->free_slot);
+	if (!j->t_sub || !j->off || !j->op || !j->free_slot)
+		return sb_errf(e, "out of memory");
+	for (uint32_t s = 0; s < j->qd; s++)
+		j->free_slot[s] = j->qd - 1 - s;
+	j->nfree = j->qd;
+	for (int b = 0; b < IVL_RING; b++)
+		for (int d = 0; d < DIR_COUNT; d++)
+			if (dir_used(w, (enum io_dir)d) && !(j->ring[b].hist[d] = hist_new()))
+				return sb_errf(e, "out of memory");
+	j->stamp_base = wl->run->stamp_salt ^ ((uint64_t)gindex << 48);
+	/* The workload's rate, split evenly: jobs run alike. */
+	j->rate = w->rate / w->jobs + (index < w->rate % w->jobs);
+	if (w->rate && !j->rate)
+		j->rate = 1;
+	const char *iolog = wl->run->opts->iolog_path;
+	if (iolog && iolog_open(iolog, &j->log, e))
+		return -1;
+	return 0;
+}
+
+void job_free(struct job *j)
+{
+	free(j->t_sub);
+	free(j->off);
+	free(j->op);
+	free(j->free_slot);
+	for (int b = 0; b < IVL_RING; b++)
+		for (int d = 0; d < DIR_COUNT; d++)
+			hist_free(j->ring[b].hist[d]);
+	if (j->log) {
+		struct sb_err e;
+		if (iolog_close(j->log, &e))
+			run_fail(j->wl->run, &e);
+	}
+	memset(j, 0, sizeof *j);
+}
+
+void job_start(struct job *j, uint64_t t0)
+{
+	j->cur_index = 0;
+	j->next_boundary = t0 + j->wl->run->interval;
+	j->tokens_t = t0;
+	j->tokens = j->wl->w.bs;	/* the first I/O may go at once */
+}
+
+void job_fill_buffers(struct job *j)
+{
+	const struct workload *w = &j->wl->w;
+	if (!dir_used(w, DIR_WRITE))
+		return;
+	/* Random bytes once: incompressible.  Stamps make each block unique. */
+	for (uint32_t s = 0; s < j->qd; s++) {
+		uint8_t *b = j->wl->run->ops->queue_buffer(j->q, j->buf_base + s);
+		for (uint32_t i = 0; i + 8 <= w->bs; i += 8) {
+			uint64_t v = rng_next(&j->rng);
+			memcpy(b + i, &v, 8);
+		}
+	}
+}
+
+static void stamp(struct job *j, uint8_t *buf, uint32_t len)
+{
+	for (uint32_t i = 0; i < len; i += STAMP_UNIT) {
+		uint64_t v = j->stamp_base + j->stamp_count++;
+		memcpy(buf + i, &v, sizeof v);
+	}
+}
+
+static enum io_op pick_op(struct job *j)
+{
+	const struct workload *w = &j->wl->w;
+	if (w->trim_pct == 100 || (w->trim_pct && rng_below(&j->rng, 100) < w->trim_pct))
+		return IO_TRIM;
+	if (w->read_pct == 100)
+		return IO_READ;
+	if (w->read_pct == 0)
+		return IO_WRITE;
+	return rng_below(&j->rng, 100) < w->read_pct ? IO_READ : IO_WRITE;
+}
+
+/* Token bucket in backend time; at most one I/O of burst. */
+static bool rate_allows(struct job *j, uint64_t now, uint32_t len)
+{
+	if (!j->rate)
+		return true;
+	if (now > j->tokens_t) {
+		j->tokens += (double)(now - j->tokens_t) * (double)j->rate / 1e9;
+		if (j->tokens > len)
+			j->tokens = len;
+		j->tokens_t = now;
+	}
+	if (j->tokens >= len) {
+		j->tokens -= len;
+		return true;
+	}
+	j->blocked_until = now + (uint64_t)(((double)len - j->tokens) * 1e9 / (double)j->rate) + 1;
+	return false;
+}
+
+static void take_slot(struct job *j, uint64_t now, enum io_op op, uint64_t off,
+		      uint32_t len, struct io_req *r)
+{
+	uint32_t s = j->free_slot[--j->nfree];
+	j->t_sub[s] = now;
+	j->off[s] = off;
+	j->op[s] = (uint8_t)op;
+	j->inflight++;
+	*r = (struct io_req){ .offset = off, .len = len, .op = (uint8_t)op,
+			      .buf = j->buf_base + s,
+			      .user_data = (uint64_t)j->gindex << 32 | s };
+}
+
+uint32_t job_prepare(struct job *j, uint64_t now, struct io_req *out)
+{
+	struct wl_state *wl = j->wl;
+	const struct workload *w = &wl->w;
+	uint32_t n = 0;
+	if (j->done)
+		return 0;
+	if (!j->stopping && (atomic_load_explicit(&wl->stop, memory_order_relaxed) ||
+			     atomic_load_explicit(&wl->run->abort, memory_order_relaxed) ||
+			     now >= wl->stop_at))
+		j->stopping = true;
+	j->blocked_until = 0;
+	while (!j->stopping && j->nfree) {
+		if (w->fsync_every && j->written_since_fsync >= w->fsync_every) {
+			if (j->fsync_inflight)
+				break;
+			j->fsync_inflight = true;
+			j->written_since_fsync = 0;
+			take_slot(j, now, IO_FSYNC, 0, 0, &out[n++]);
+			continue;
+		}
+		if (!rate_allows(j, now, w->bs))
+			break;
+		if (w->stop_bytes && now >= wl->ramp_end &&
+		    atomic_fetch_add(&wl->claimed, w->bs) >= w->stop_bytes) {
+			j->stopping = true;
+			break;
+		}
+		enum io_op op = pick_op(j);
+		uint64_t off = offset_next(&j->og);
+		take_slot(j, now, op, off, w->bs, &out[n]);
+		if (op == IO_WRITE) {
+			stamp(j, wl->run->ops->queue_buffer(j->q, out[n].buf), w->bs);
+			j->written_since_fsync += w->bs;
+		}
+		n++;
+	}
+	if (j->stopping && !j->inflight)
+		job_finish(j);
+	return n;
+}
+
+static const char op_letter[] = { 'R', 'W', 'T', 'F' };
+
+void job_complete(struct job *j, const struct io_cpl *c)
+{
+	struct run *r = j->wl->run;
+	uint32_t s = (uint32_t)c->user_data;
+	uint64_t t = c->t_done_ns;
+	enum io_op op = (enum io_op)j->op[s];
+	uint32_t len = op == IO_FSYNC ? 0 : j->wl->w.bs;
+	uint64_t lat = t > j->t_sub[s] ? t - j->t_sub[s] : 0;
+	/* Trims (discard commands, punched holes) and fsyncs complete with 0. */
+	bool ok = c->res >= 0 && (op == IO_TRIM || op == IO_FSYNC || (uint32_t)c->res == len);
+	if (!ok) {
+		static const char *names[] = { "read", "write", "trim", "fsync" };
+		struct sb_err e;
+		if (c->res < 0)
+			sb_errno(&e, -c->res, "%s of %u bytes at offset %llu failed",
+				 names[op], len, (unsigned long long)j->off[s]);
+		else
+			sb_errf(&e, "short %s at offset %llu: %d of %u bytes",
+				names[op], (unsigned long long)j->off[s], c->res, len);
+		run_fail(r, &e);
+		j->stopping = true;
+		goto free_slot;
+	}
+	if (op == IO_FSYNC) {
+		j->fsync_inflight = false;
+	} else {
+		struct ivl_buf *b = &j->ring[j->head % IVL_RING];
+		enum io_dir d = op == IO_READ ? DIR_READ : op == IO_WRITE ? DIR_WRITE : DIR_TRIM;
+		hist_add(b->hist[d], lat);
+		b->bytes[d] += len;
+		b->ios[d]++;
+	}
+	if (j->log)
+		iolog_line(j->log, t - r->t0, j->wl->index, j->index, op_letter[op],
+			   j->off[s], len, lat, c->res);
+free_slot:
+	j->t_last = t;
+	j->free_slot[j->nfree++] = s;
+	j->inflight--;
+}
+
+void job_finish(struct job *j)
+{
+	if (j->done)
+		return;
+	j->ring[j->head % IVL_RING].last = true;
+	j->ring[j->head % IVL_RING].t_last = j->t_last;
+	run_publish(j->wl->run, j);
+	j->done = true;
+}
+
+uint64_t job_deadline(const struct job *j)
+{
+	if (j->done)
+		return UINT64_MAX;
+	uint64_t d = j->next_boundary;
+	if (!j->stopping && j->wl->stop_at < d)
+		d = j->wl->stop_at;
+	if (!j->stopping && j->blocked_until && j->blocked_until < d)
+		d = j->blocked_until;
+	return d;
+}

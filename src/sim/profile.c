@@ -1,0 +1,471 @@
+/*
+ * Profile parsing and checks.  One table describes every key: where it
+ * lives, its type, its allowed range, whether a profile must give it, and
+ * whether it shrinks with the `scale` option.  The parser, the checks, the
+ * scaler and `sim show` all walk that table, so a new key is one line.
+ */
+#include "sim/profile.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum key_type { K_DOUBLE, K_INT, K_BOOL, K_ROUTE, K_STR, K_ROUNDS };
+
+/* When a profile must give the key. */
+enum key_need {
+	NEED_ALWAYS,
+	NEED_SLC,	/* route is not direct */
+	NEED_SLC_ONLY,	/* route slc_only */
+	NEED_GC,	/* rho_eff > 0 */
+	NEED_NONE,	/* has a default */
+};
+
+struct key_desc {
+	const char *key;
+	enum key_type type;
+	size_t off;
+	double lo, hi;		/* inclusive range for numbers */
+	enum key_need need;
+	bool scales;		/* a capacity: shrinks with `scale` */
+	double dflt;		/* for NEED_NONE and unneeded keys */
+	const char *help;
+};
+
+#define D(k, lo, hi, need, sc, dflt, help) \
+	{ #k, K_DOUBLE, offsetof(struct sim_profile, k), lo, hi, need, sc, dflt, help }
+#define I(k, lo, hi, need, dflt, help) \
+	{ #k, K_INT, offsetof(struct sim_profile, k), lo, hi, need, false, dflt, help }
+
+static const struct key_desc keys[] = {
+	{ "name", K_STR, offsetof(struct sim_profile, name), 0, 0, NEED_ALWAYS, false, 0, "profile name" },
+	{ "description", K_STR, offsetof(struct sim_profile, description), 0, 0, NEED_NONE, false, 0, "one line for people" },
+	D(user_gb, 0.001, 1e6, NEED_ALWAYS, true, 0, "user capacity U, GB"),
+	D(phys_gb, 0, 1e6, NEED_ALWAYS, true, 0, "physical space R for user data and dynamic SLC, GB (0 for in-place media)"),
+	I(bits_per_cell, 0, 4, NEED_ALWAYS, 0, "m: 3 TLC, 4 QLC, 0 in-place media"),
+	D(link_rd_gbs, 0.001, 1000, NEED_ALWAYS, false, 0, "read link, GB/s"),
+	D(link_wr_gbs, 0.001, 1000, NEED_ALWAYS, false, 0, "write link, GB/s"),
+	{ "link_shared", K_BOOL, offsetof(struct sim_profile, link_shared), 0, 1, NEED_NONE, false, 0, "half-duplex link (SATA): yes/no" },
+	I(qd_cap, 1, 65535, NEED_ALWAYS, 0, "deepest queue the interface accepts"),
+	D(t_fw_rd_us, 0, 1e5, NEED_ALWAYS, false, 0, "firmware time per read, us"),
+	D(t_fw_wr_us, 0, 1e5, NEED_ALWAYS, false, 0, "firmware time per write, us"),
+	I(cores, 1, 256, NEED_ALWAYS, 0, "controller cores"),
+	D(t_ctrl_us, 0.001, 1e5, NEED_ALWAYS, false, 0, "core time per read command, us"),
+	D(wr_cap_kiops, 0.001, 1e5, NEED_ALWAYS, false, 0, "controller write command cap, kIOPS"),
+	D(t_commit_us, 0, 1e6, NEED_NONE, false, 20, "flush: commit after the buffer drains, us"),
+	D(wbuf_mib, 0.0625, 65536, NEED_NONE, false, 64, "write buffer, MiB"),
+	I(units, 1, 65536, NEED_ALWAYS, 0, "NAND units (dies x planes)"),
+	I(channels, 1, 1024, NEED_ALWAYS, 0, "NAND channels"),
+	D(ch_gbs, 0.001, 1000, NEED_ALWAYS, false, 0, "bandwidth per channel, GB/s"),
+	D(page_kib, 0.5, 1024, NEED_NONE, false, 16, "NAND page read per unit visit, KiB"),
+	D(tr_slc_us, 0, 1e5, NEED_NONE, false, 0, "page read from SLC, us (0: as native)"),
+	D(tr_nat_us, 0, 1e5, NEED_ALWAYS, false, 0, "page read from native media, us"),
+	D(p_rr, 0, 1, NEED_NONE, false, 0, "read-retry probability per page"),
+	D(n_rr, 0, 100, NEED_NONE, false, 2, "cost of a retry, in page reads"),
+	D(t_susp_us, 0, 1e6, NEED_NONE, false, 0, "program/erase suspend bounds a read's wait to this, us (0 = no suspend)"),
+	D(t_prog_us, 0, 1e6, NEED_NONE, false, 0, "native page program, us"),
+	D(t_bers_us, 0, 1e6, NEED_NONE, false, 0, "block erase, us"),
+	{ "route", K_ROUTE, offsetof(struct sim_profile, route), 0, 0, NEED_ALWAYS, false, 0, "write routing: direct, slc_then_direct, slc_only" },
+	D(slc_static_gb, 0, 1e6, NEED_SLC, true, 0, "static SLC pool, GB"),
+	D(slc_dyn_max_gb, 0, 1e6, NEED_SLC, true, 0, "largest dynamic SLC cache, GB"),
+	D(f_res_gb, 0, 1e6, NEED_SLC, true, 0, "free space the dynamic cache never takes, GB"),
+	D(w_slc_gbs, 0.001, 1000, NEED_SLC, false, 0, "host rate into SLC, GB/s"),
+	D(w_dir_gbs, 0.001, 1000, NEED_ALWAYS, false, 0, "host rate straight to native media, GB/s"),
+	D(f_bg_gbs, 0, 1000, NEED_SLC, false, 0, "background folding while the host writes native, GB/s"),
+	D(f_idle_gbs, 0, 1000, NEED_SLC, false, 0, "folding when idle, GB/s"),
+	D(f_fg_gb, 0, 1e6, NEED_NONE, true, 0, "free space that starts a foreground fold round, GB"),
+	D(kappa_fg, 0.01, 100, NEED_NONE, false, 1, "cost of a foreground fold byte relative to a host byte"),
+	{ "rounds", K_ROUNDS, offsetof(struct sim_profile, rounds), 0, 0, NEED_NONE, true, 0, "fold round profile: GB@GB/s, ..." },
+	D(fold_rate_gbs, 0, 1000, NEED_SLC_ONLY, false, 0, "slc_only: folding once the cache has filled, GB/s"),
+	D(win_open_gb, 0, 1e6, NEED_SLC_ONLY, true, 0, "slc_only: SLC room that reopens the write window, GB"),
+	D(stall_rate_gbs, 0, 1000, NEED_NONE, false, 0, "slc_only: host rate while the window is shut, GB/s"),
+	D(c_fo, 1, 100, NEED_NONE, false, 1, "slowdown when overwriting folded data"),
+	D(rho_eff, 0, 100, NEED_ALWAYS, false, 0, "effective over-provisioning for GC (0 = no GC, WA 1)"),
+	D(p_gc_gbs, 0.001, 1000, NEED_GC, false, 0, "path rate under GC, GB/s"),
+	D(kappa_gc, 0, 100, NEED_GC, false, 1, "cost of a GC copy relative to a host write"),
+	D(beta, 0, 100, NEED_NONE, false, 0, "over-reclaim share banked for bursts"),
+	D(w_burst_gb, 0, 1e6, NEED_NONE, true, 0, "banked free space spent in one burst, GB"),
+	D(f_lo_gb, 0, 1e6, NEED_NONE, true, 0, "free space that starts foreground GC, GB (0: half of R-U)"),
+	D(g_idle_gbs, 0, 1000, NEED_NONE, false, 1, "idle GC reclaim, GB/s"),
+	D(sigma_seq, 0, 1, NEED_NONE, false, 0, "rate jitter (relative sd) outside GC"),
+	D(sigma_gc, 0, 1, NEED_NONE, false, 0, "rate jitter (relative sd) under GC"),
+	D(tau_s, 0.001, 1e4, NEED_NONE, false, 0.45, "jitter correlation time, s"),
+	D(journal_gib, 0, 1e6, NEED_NONE, true, 0, "host bytes between journal flushes, GiB (0 = none)"),
+	D(journal_stall_ms, 0, 1e6, NEED_NONE, false, 0, "journal flush stall, ms"),
+	D(t_idle_enter_ms, 0, 1e6, NEED_NONE, false, 50, "quiet time before background idle work, ms"),
+};
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+static const struct key_desc *find_key(const char *k)
+{
+	for (size_t i = 0; i < NKEYS; i++)
+		if (!strcmp(keys[i].key, k))
+			return &keys[i];
+	return NULL;
+}
+
+static const char *route_name(enum sim_route r)
+{
+	return r == ROUTE_DIRECT ? "direct" :
+	       r == ROUTE_SLC_ONLY ? "slc_only" : "slc_then_direct";
+}
+
+static int parse_double(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || errno || !isfinite(v))
+		return -1;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* "3.6@2.12, 4.6@1.33" */
+static int parse_rounds(struct sim_profile *p, const char *v, const char *origin,
+			struct sb_err *e)
+{
+	int n = 0;
+	const char *s = v;
+	while (*s) {
+		while (isspace((unsigned char)*s) || *s == ',')
+			s++;
+		if (!*s)
+			break;
+		if (n == SIM_MAX_ROUNDS)
+			return sb_errf(e, "%s: key 'rounds': more than %d segments",
+				       origin, SIM_MAX_ROUNDS);
+		char *end;
+		double x = strtod(s, &end);
+		if (end == s || *end != '@')
+			return sb_errf(e, "%s: key 'rounds': segment %d is not GB@GB/s",
+				       origin, n + 1);
+		s = end + 1;
+		double l = strtod(s, &end);
+		if (end == s)
+			return sb_errf(e, "%s: key 'rounds': segment %d has no rate",
+				       origin, n + 1);
+		if (!(x > 0) || !(l >= 0))
+			return sb_errf(e, "%s: key 'rounds': segment %d needs GB > 0 and a rate >= 0",
+				       origin, n + 1);
+		p->rounds[n].fold_gb = x;
+		p->rounds[n].host_gbs = l;
+		n++;
+		s = end;
+	}
+	if (n == 0)
+		return sb_errf(e, "%s: key 'rounds': no segment", origin);
+	p->nrounds = n;
+	return 0;
+}
+
+static int set_key(struct sim_profile *p, const struct key_desc *k,
+		   const char *v, const char *origin, struct sb_err *e)
+{
+	char *field = (char *)p + k->off;
+	double d;
+	switch (k->type) {
+	case K_STR: {
+		size_t cap = k->off == offsetof(struct sim_profile, name) ?
+			     sizeof p->name : sizeof p->description;
+		if (strlen(v) >= cap)
+			return sb_errf(e, "%s: key '%s': longer than %zu characters",
+				       origin, k->key, cap - 1);
+		memcpy(field, v, strlen(v) + 1);
+		return 0;
+	}
+	case K_BOOL:
+		if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1"))
+			*(bool *)field = true;
+		else if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0"))
+			*(bool *)field = false;
+		else
+			return sb_errf(e, "%s: key '%s': '%s' is not yes or no",
+				       origin, k->key, v);
+		return 0;
+	case K_ROUTE:
+		if (!strcmp(v, "direct"))
+			p->route = ROUTE_DIRECT;
+		else if (!strcmp(v, "slc_then_direct"))
+			p->route = ROUTE_SLC_THEN_DIRECT;
+		else if (!strcmp(v, "slc_only"))
+			p->route = ROUTE_SLC_ONLY;
+		else
+			return sb_errf(e, "%s: key 'route': '%s' is not direct, slc_then_direct or slc_only",
+				       origin, v);
+		return 0;
+	case K_ROUNDS:
+		return parse_rounds(p, v, origin, e);
+	case K_DOUBLE:
+	case K_INT:
+		if (parse_double(v, &d))
+			return sb_errf(e, "%s: key '%s': '%s' is not a number",
+				       origin, k->key, v);
+		if (d < k->lo || d > k->hi)
+			return sb_errf(e, "%s: key '%s': %s is outside %g..%g (%s)",
+				       origin, k->key, v, k->lo, k->hi, k->help);
+		if (k->type == K_INT) {
+			if (d != floor(d))
+				return sb_errf(e, "%s: key '%s': %s is not a whole number",
+					       origin, k->key, v);
+			*(int *)field = (int)d;
+		} else {
+			*(double *)field = d;
+		}
+		return 0;
+	}
+	return sb_errf(e, "%s: key '%s': unknown type", origin, k->key);
+}
+
+int profile_set(struct sim_profile *p, const char *key, const char *value,
+		const char *origin, struct sb_err *e)
+{
+	const struct key_desc *k = find_key(key);
+	if (!k)
+		return sb_errf(e, "%s: unknown key '%s'", origin, key);
+	return set_key(p, k, value, origin, e);
+}
+
+static void set_defaults(struct sim_profile *p)
+{
+	memset(p, 0, sizeof *p);
+	for (size_t i = 0; i < NKEYS; i++) {
+		char *field = (char *)p + keys[i].off;
+		if (keys[i].type == K_DOUBLE)
+			*(double *)field = keys[i].dflt;
+		else if (keys[i].type == K_INT)
+			*(int *)field = (int)keys[i].dflt;
+	}
+}
+
+static bool key_needed(const struct key_desc *k, const struct sim_profile *p)
+{
+	switch (k->need) {
+	case NEED_ALWAYS: return true;
+	case NEED_SLC: return p->route != ROUTE_DIRECT;
+	case NEED_SLC_ONLY: return p->route == ROUTE_SLC_ONLY;
+	case NEED_GC: return p->rho_eff > 0;
+	case NEED_NONE: return false;
+	}
+	return false;
+}
+
+static char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	char *end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = 0;
+	return s;
+}
+
+int profile_parse(const char *text, const char *origin, struct sim_profile *p,
+		  struct sb_err *e)
+{
+	bool seen[NKEYS] = { false };
+	set_defaults(p);
+	int lineno = 0;
+	const char *s = text;
+	while (*s) {
+		const char *nl = strchr(s, '\n');
+		size_t len = nl ? (size_t)(nl - s) : strlen(s);
+		char line[512];
+		lineno++;
+		if (len >= sizeof line)
+			return sb_errf(e, "%s:%d: line longer than %zu characters",
+				       origin, lineno, sizeof line - 1);
+		memcpy(line, s, len);
+		line[len] = 0;
+		s += len + (nl ? 1 : 0);
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = 0;
+		char *l = trim(line);
+		if (!*l || *l == '[')
+			continue;
+		char *eq = strchr(l, '=');
+		if (!eq)
+			return sb_errf(e, "%s:%d: expected 'key = value', got '%s'",
+				       origin, lineno, l);
+		*eq = 0;
+		char *key = trim(l), *val = trim(eq + 1);
+		const struct key_desc *k = find_key(key);
+		if (!k)
+			return sb_errf(e, "%s:%d: unknown key '%s'", origin, lineno, key);
+		size_t idx = (size_t)(k - keys);
+		if (seen[idx])
+			return sb_errf(e, "%s:%d: key '%s' given twice", origin, lineno, key);
+		seen[idx] = true;
+		char where[600];
+		snprintf(where, sizeof where, "%s:%d", origin, lineno);
+		if (set_key(p, k, val, where, e))
+			return -1;
+	}
+	for (size_t i = 0; i < NKEYS; i++)
+		if (!seen[i] && key_needed(&keys[i], p))
+			return sb_errf(e, "%s: missing key '%s' (%s), needed for route %s",
+				       origin, keys[i].key, keys[i].help, route_name(p->route));
+	return profile_check(p, origin, e);
+}
+
+int profile_check(const struct sim_profile *p, const char *origin, struct sb_err *e)
+{
+	double U = p->user_gb, R = p->phys_gb, m = p->bits_per_cell;
+	if (p->bits_per_cell == 0) {
+		if (p->route != ROUTE_DIRECT)
+			return sb_errf(e, "%s: key 'route': in-place media (bits_per_cell 0) has no SLC cache; use direct",
+				       origin);
+		if (p->rho_eff > 0)
+			return sb_errf(e, "%s: key 'rho_eff': in-place media (bits_per_cell 0) does no GC; use 0",
+				       origin);
+		return 0;
+	}
+	if (p->bits_per_cell == 1 || p->bits_per_cell == 2) {
+		if (p->route != ROUTE_DIRECT)
+			return sb_errf(e, "%s: key 'bits_per_cell': an SLC cache needs TLC (3) or QLC (4) media",
+				       origin);
+	}
+	if (R < U)
+		return sb_errf(e, "%s: key 'phys_gb': %g GB of physical space cannot hold %g GB of user data",
+			       origin, R, U);
+	if (p->route != ROUTE_DIRECT) {
+		if (p->slc_static_gb + p->slc_dyn_max_gb <= 0)
+			return sb_errf(e, "%s: key 'slc_dyn_max_gb': an SLC route needs a cache (static + dynamic > 0)",
+				       origin);
+		if (m * p->slc_dyn_max_gb + p->f_res_gb > R)
+			return sb_errf(e, "%s: key 'slc_dyn_max_gb': %g GB of SLC at %d bits per cell plus f_res_gb %g GB exceed phys_gb %g GB",
+				       origin, p->slc_dyn_max_gb, p->bits_per_cell, p->f_res_gb, R);
+		if (p->slc_static_gb + p->slc_dyn_max_gb > U)
+			return sb_errf(e, "%s: key 'slc_dyn_max_gb': the cache (%g GB) is larger than the drive (%g GB)",
+				       origin, p->slc_static_gb + p->slc_dyn_max_gb, U);
+	}
+	if (p->route == ROUTE_SLC_THEN_DIRECT) {
+		if (p->f_fg_gb > 0 && p->nrounds == 0)
+			return sb_errf(e, "%s: missing key 'rounds': f_fg_gb %g GB starts fold rounds, so they need a profile",
+				       origin, p->f_fg_gb);
+		for (int i = 0; i < p->nrounds; i++)
+			if (p->rounds[i].host_gbs >= p->w_dir_gbs)
+				return sb_errf(e, "%s: key 'rounds': segment %d runs the host at %g GB/s, not below w_dir_gbs %g: it would fold nothing",
+					       origin, i + 1, p->rounds[i].host_gbs, p->w_dir_gbs);
+	}
+	if (p->route == ROUTE_SLC_ONLY) {
+		if (p->fold_rate_gbs <= 0 && p->f_idle_gbs <= 0)
+			return sb_errf(e, "%s: key 'fold_rate_gbs': slc_only needs some folding or the cache never empties",
+				       origin);
+		if (p->win_open_gb > p->slc_static_gb + p->slc_dyn_max_gb)
+			return sb_errf(e, "%s: key 'win_open_gb': larger than the cache", origin);
+	}
+	if (p->rho_eff > 0 && R - U <= 0)
+		return sb_errf(e, "%s: key 'rho_eff': GC needs phys_gb above user_gb", origin);
+	if (p->f_lo_gb + p->w_burst_gb > R - U && p->rho_eff > 0)
+		return sb_errf(e, "%s: key 'w_burst_gb': f_lo_gb + w_burst_gb (%g GB) exceed the spare space phys_gb - user_gb (%g GB)",
+			       origin, p->f_lo_gb + p->w_burst_gb, R - U);
+	return 0;
+}
+
+void profile_scale(struct sim_profile *p, double scale)
+{
+	for (size_t i = 0; i < NKEYS; i++) {
+		if (!keys[i].scales)
+			continue;
+		if (keys[i].type == K_DOUBLE)
+			*(double *)((char *)p + keys[i].off) *= scale;
+	}
+	for (int i = 0; i < p->nrounds; i++)
+		p->rounds[i].fold_gb *= scale;
+}
+
+int profile_load_file(const char *path, struct sim_profile *p, struct sb_err *e)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return sb_errno(e, errno, "profile %s", path);
+	char *text = NULL;
+	size_t cap = 0, len = 0;
+	char buf[4096];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+		if (len + n + 1 > cap) {
+			cap = (len + n + 1) * 2;
+			char *t = realloc(text, cap);
+			if (!t) {
+				free(text);
+				fclose(f);
+				return sb_errno(e, ENOMEM, "profile %s", path);
+			}
+			text = t;
+		}
+		memcpy(text + len, buf, n);
+		len += n;
+		if (len > (1u << 20)) {
+			free(text);
+			fclose(f);
+			return sb_errf(e, "profile %s: larger than 1 MiB, not a profile", path);
+		}
+	}
+	int rerr = ferror(f);
+	fclose(f);
+	if (rerr) {
+		free(text);
+		return sb_errf(e, "profile %s: read error", path);
+	}
+	if (!text)
+		return sb_errf(e, "profile %s: empty file", path);
+	text[len] = 0;
+	int rc = profile_parse(text, path, p, e);
+	free(text);
+	return rc;
+}
+
+int profile_lookup(const char *name_or_path, struct sim_profile *p, struct sb_err *e)
+{
+	const char *text = profile_builtin_text(name_or_path);
+	if (text)
+		return profile_parse(text, name_or_path, p, e);
+	if (strchr(name_or_path, '/') || strstr(name_or_path, ".ini"))
+		return profile_load_file(name_or_path, p, e);
+	char names[256] = "";
+	for (unsigned i = 0; i < profile_builtin_count(); i++) {
+		if (i)
+			strncat(names, ", ", sizeof names - strlen(names) - 1);
+		strncat(names, profile_builtin_name(i), sizeof names - strlen(names) - 1);
+	}
+	return sb_errf(e, "no built-in profile '%s' (built-ins: %s; a profile file needs a path with '/' or a .ini name)",
+		       name_or_path, names);
+}
+
+void profile_write_ini(const struct sim_profile *p, char *buf, unsigned len)
+{
+	size_t used = 0;
+	buf[0] = 0;
+#define OUT(...) do { if (used < len) used += (size_t)snprintf(buf + used, len - used, __VA_ARGS__); } while (0)
+	for (size_t i = 0; i < NKEYS; i++) {
+		const struct key_desc *k = &keys[i];
+		const char *field = (const char *)p + k->off;
+		switch (k->type) {
+		case K_STR: OUT("%-16s = %s\n", k->key, field); break;
+		case K_BOOL: OUT("%-16s = %s\n", k->key, *(const bool *)field ? "yes" : "no"); break;
+		case K_ROUTE: OUT("%-16s = %s\n", k->key, route_name(p->route)); break;
+		case K_INT: OUT("%-16s = %d\n", k->key, *(const int *)field); break;
+		case K_DOUBLE: OUT("%-16s = %.6g\n", k->key, *(const double *)field); break;
+		case K_ROUNDS:
+			if (p->nrounds == 0)
+				break;
+			OUT("%-16s =", k->key);
+			for (int r = 0; r < p->nrounds; r++)
+				OUT("%s %.6g@%.6g", r ? "," : "", p->rounds[r].fold_gb, p->rounds[r].host_gbs);
+			OUT("\n");
+			break;
+		}
+	}
+#undef OUT
+}

@@ -1,0 +1,236 @@
+/*
+ * The five drives of the reviews, as INI text so that they go through the
+ * same parser and checks as a user's file.  The numbers are the calibrated
+ * parameters of SIMULATOR.md §10; comments give the figure each one is
+ * there to reproduce.  f_lo_gb and g_idle_gbs are not in the calibration
+ * table: they are chosen inside the spare space and only set where in the
+ * free-space band GC lives.
+ */
+#include "sim/profile.h"
+
+#include <string.h>
+
+struct builtin {
+	const char *name;
+	const char *text;
+};
+
+static const struct builtin builtins[] = {
+{ "sn8100-2tb",
+"name = sn8100-2tb\n"
+"description = WD_BLACK SN8100 2TB: PCIe 5.0 x4, TLC, SM2508-class, 4 cores\n"
+"[capacity]\n"
+"user_gb = 2000\n"
+"phys_gb = 2116\n"
+"bits_per_cell = 3\n"
+"[interface]\n"
+"link_rd_gbs = 15.0      # SEQ 128k read QD32 14.98 GB/s\n"
+"link_wr_gbs = 14.1      # SLC write speed\n"
+"qd_cap = 65535\n"
+"t_fw_rd_us = 4\n"
+"t_fw_wr_us = 6\n"
+"cores = 4\n"
+"t_ctrl_us = 3.33        # 4 cores: 1.2 M IOPS random-read saturation\n"
+"wr_cap_kiops = 2400\n"
+"[nand]\n"
+"units = 64\n"
+"channels = 8\n"
+"ch_gbs = 3.6\n"
+"tr_slc_us = 15\n"
+"tr_nat_us = 23          # QD1 4k read ~31.7 us\n"
+"p_rr = 2e-4\n"
+"n_rr = 2\n"
+"t_susp_us = 20\n"
+"t_prog_us = 1000\n"
+"t_bers_us = 5000\n"
+"[slc]\n"
+"route = slc_then_direct\n"
+"slc_static_gb = 11      # pass-2 cache\n"
+"slc_dyn_max_gb = 666    # + static = 677 GB pass-1 cache\n"
+"f_res_gb = 118\n"
+"w_slc_gbs = 14.1\n"
+"w_dir_gbs = 3.95        # direct-to-TLC stage\n"
+"f_bg_gbs = 1.62\n"
+"f_idle_gbs = 2.19       # 1.46 GB/s of cache regained per idle second\n"
+"f_fg_gb = 30\n"
+"kappa_fg = 2.1\n"
+"rounds = 3.6@2.12, 4.6@1.33, 2.1@0.684\n"
+"c_fo = 1.05             # pass 2: 3.75 GB/s over the first 677 GB\n"
+"[gc]\n"
+"rho_eff = 0.0245        # WA ~21 under 4k random\n"
+"p_gc_gbs = 3.95\n"
+"kappa_gc = 1.2\n"
+"beta = 0.92             # bursts every ~20 s\n"
+"w_burst_gb = 1.5        # 1.5 GB per burst\n"
+"f_lo_gb = 20\n"
+"g_idle_gbs = 1.0\n"
+"[variability]\n"
+"sigma_seq = 0.04\n"
+"sigma_gc = 0.15\n"
+"tau_s = 0.45\n"
+},
+{ "micron1300-1tb",
+"name = micron1300-1tb\n"
+"description = Micron 1300 1TB: SATA 6 Gb/s, TLC, interface-bound\n"
+"user_gb = 1024\n"
+"phys_gb = 1060\n"
+"bits_per_cell = 3\n"
+"link_rd_gbs = 0.54\n"
+"link_wr_gbs = 0.54\n"
+"link_shared = yes       # SATA is half duplex\n"
+"qd_cap = 32             # NCQ\n"
+"t_fw_rd_us = 20\n"
+"t_fw_wr_us = 15\n"
+"cores = 1\n"
+"t_ctrl_us = 10.5        # 95k read IOPS\n"
+"wr_cap_kiops = 85\n"
+"units = 32\n"
+"channels = 4\n"
+"ch_gbs = 0.67\n"
+"tr_slc_us = 30\n"
+"tr_nat_us = 50\n"
+"p_rr = 5e-4\n"
+"n_rr = 2\n"
+"t_prog_us = 1500\n"
+"t_bers_us = 5000\n"
+"route = slc_then_direct\n"
+"slc_static_gb = 6\n"
+"slc_dyn_max_gb = 100\n"
+"f_res_gb = 40\n"
+"w_slc_gbs = 0.54\n"
+"w_dir_gbs = 0.54\n"
+"f_bg_gbs = 0.3\n"
+"f_idle_gbs = 0.5\n"
+"f_fg_gb = 0             # foreground rounds are never reached\n"
+"rho_eff = 0.045         # 4k random steady 17.5k IOPS\n"
+"p_gc_gbs = 1.0\n"
+"kappa_gc = 1.2\n"
+"beta = 0                # smooth: no bursts\n"
+"f_lo_gb = 10\n"
+"g_idle_gbs = 0.3\n"
+"journal_gib = 2         # a flush dip every ~4 s of a fill\n"
+"journal_stall_ms = 90\n"
+"sigma_seq = 0.01\n"
+"sigma_gc = 0.04\n"
+},
+{ "p4800x-375gb",
+"name = p4800x-375gb\n"
+"description = Intel Optane P4800X 375GB: PCIe 3.0 x4, 3D XPoint, in place\n"
+"user_gb = 375\n"
+"phys_gb = 375\n"
+"bits_per_cell = 0       # in-place media: no SLC, no GC\n"
+"link_rd_gbs = 2.72\n"
+"link_wr_gbs = 2.31\n"
+"qd_cap = 65535\n"
+"t_fw_rd_us = 3\n"
+"t_fw_wr_us = 3\n"
+"cores = 1\n"
+"t_ctrl_us = 1.695       # 590k read IOPS\n"
+"wr_cap_kiops = 563\n"
+"units = 28\n"
+"channels = 7\n"
+"ch_gbs = 2.0\n"
+"tr_nat_us = 3\n"
+"route = direct\n"
+"w_dir_gbs = 2.31\n"
+"rho_eff = 0\n"
+"sigma_seq = 0.01\n"
+"sigma_gc = 0.01\n"
+},
+{ "pm1725-3.2tb",
+"name = pm1725-3.2tb\n"
+"description = Samsung PM1725 3.2TB: PCIe 3.0 x8, enterprise TLC, 16 channels\n"
+"user_gb = 3200\n"
+"phys_gb = 4096\n"
+"bits_per_cell = 3\n"
+"link_rd_gbs = 6.0\n"
+"link_wr_gbs = 6.0\n"
+"qd_cap = 65535\n"
+"t_fw_rd_us = 8\n"
+"t_fw_wr_us = 8\n"
+"cores = 8\n"
+"t_ctrl_us = 8\n"
+"wr_cap_kiops = 200\n"
+"units = 256\n"
+"channels = 16\n"
+"ch_gbs = 0.4\n"
+"tr_nat_us = 60\n"
+"p_rr = 1e-4\n"
+"n_rr = 2\n"
+"t_susp_us = 30\n"
+"t_prog_us = 1500\n"
+"t_bers_us = 5000\n"
+"route = direct\n"
+"w_dir_gbs = 1.79        # fill average 1707 MiB/s\n"
+"rho_eff = 0.28\n"
+"p_gc_gbs = 1.79\n"
+"kappa_gc = 1.6\n"
+"beta = 0\n"
+"f_lo_gb = 100\n"
+"g_idle_gbs = 1.0\n"
+"sigma_seq = 0.20        # large variance\n"
+"sigma_gc = 0.20\n"
+"tau_s = 0.45\n"
+},
+{ "p1-1tb",
+"name = p1-1tb\n"
+"description = Crucial P1 1TB: PCIe 3.0 x4, QLC, every write through SLC\n"
+"user_gb = 1000\n"
+"phys_gb = 1060\n"
+"bits_per_cell = 4\n"
+"link_rd_gbs = 2.0\n"
+"link_wr_gbs = 1.65\n"
+"qd_cap = 65535\n"
+"t_fw_rd_us = 6\n"
+"t_fw_wr_us = 8\n"
+"cores = 2\n"
+"t_ctrl_us = 11.8\n"
+"wr_cap_kiops = 240\n"
+"units = 16\n"
+"channels = 4\n"
+"ch_gbs = 0.8\n"
+"tr_slc_us = 30\n"
+"tr_nat_us = 120\n"
+"p_rr = 1e-3\n"
+"n_rr = 2\n"
+"t_prog_us = 3000\n"
+"t_bers_us = 8000\n"
+"route = slc_only\n"
+"slc_static_gb = 12\n"
+"slc_dyn_max_gb = 128    # ~140 GB cache on an empty drive\n"
+"f_res_gb = 60\n"
+"w_slc_gbs = 1.65\n"
+"w_dir_gbs = 0.3\n"
+"f_bg_gbs = 0\n"
+"f_idle_gbs = 0.112\n"
+"fold_rate_gbs = 0.112   # QLC folding: the 117.7 MB/s of a 90% fill\n"
+"win_open_gb = 0.5\n"
+"stall_rate_gbs = 0\n"
+"rho_eff = 0.06\n"
+"p_gc_gbs = 0.3\n"
+"kappa_gc = 1.2\n"
+"beta = 0\n"
+"f_lo_gb = 10\n"
+"g_idle_gbs = 0.1\n"
+"sigma_seq = 0.04\n"
+"sigma_gc = 0.04\n"
+},
+};
+
+unsigned profile_builtin_count(void)
+{
+	return sizeof builtins / sizeof builtins[0];
+}
+
+const char *profile_builtin_name(unsigned i)
+{
+	return i < profile_builtin_count() ? builtins[i].name : NULL;
+}
+
+const char *profile_builtin_text(const char *name)
+{
+	for (unsigned i = 0; i < profile_builtin_count(); i++)
+		if (!strcmp(builtins[i].name, name))
+			return builtins[i].text;
+	return NULL;
+}

@@ -1,0 +1,175 @@
+/*
+ * Opening and closing: the refusals (not a database, someone else's
+ * database, a schema newer than this binary), the durability settings, and
+ * the upgrade of an older file.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "store/migrate.h"
+#include "store/store_impl.h"
+
+static int query_int(sqlite3 *db, const char *sql, int *out)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/*
+ * Is this file ours, and can this binary read it?  The first read of the
+ * file happens here, so "file is not a database" surfaces here too.
+ * `*version` is 0 for a new, empty file.
+ */
+static int check_identity(sqlite3 *db, const char *path, int *version,
+			  struct sb_err *e)
+{
+	int app_id, tables;
+	if (query_int(db, "PRAGMA application_id", &app_id)) {
+		int code = sqlite3_errcode(db);
+		if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
+			return sb_errf(e, "%s is not an ssdbench database (not an "
+				       "SQLite file: %s)", path, sqlite3_errmsg(db));
+		return store_sql_err(db, e, path);
+	}
+	if (store_read_version(db, path, version, e))
+		return -1;
+	if (query_int(db, "SELECT count(*) FROM sqlite_schema", &tables))
+		return store_sql_err(db, e, path);
+	if ((app_id != 0 && app_id != STORE_APPLICATION_ID) ||
+	    (app_id == 0 && tables > 0))
+		return sb_errf(e, "%s is an SQLite database of some other program, "
+			       "not an ssdbench database; refusing to touch it",
+			       path);
+	if (*version > store_current_version())
+		return sb_errf(e, "%s has schema version %d, newer than this "
+			       "ssdbench understands (%d); use a newer ssdbench",
+			       path, *version, store_current_version());
+	return 0;
+}
+
+static int open_db(const char *path, int flags, struct store **out,
+		   struct sb_err *e)
+{
+	struct store *s = calloc(1, sizeof *s);
+	if (!s || !(s->path = strdup(path))) {
+		free(s);
+		return sb_errno(e, ENOMEM, "%s", path);
+	}
+	int rc = sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_EXRESCODE, NULL);
+	if (rc != SQLITE_OK) {
+		if (s->db)
+			store_sql_err(s->db, e, path);
+		else
+			sb_errno(e, ENOMEM, "%s", path);
+		sb_err_wrap(e, "cannot open database");
+		store_close(s);
+		return -1;
+	}
+	/* A second process (show while a run goes, two runs) waits its turn. */
+	sqlite3_busy_timeout(s->db, 10000);
+	s->readonly = !(flags & SQLITE_OPEN_READWRITE);
+	s->last_commit_ns = store_monotonic_ns();
+	*out = s;
+	return 0;
+}
+
+int store_open(const char *path, struct store **out, struct sb_err *e)
+{
+	struct store *s;
+	int version;
+	*out = NULL;
+	if (open_db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &s, e))
+		return -1;
+	if (check_identity(s->db, path, &version, e))
+		goto fail;
+	/*
+	 * WAL with synchronous=NORMAL: a commit is an append to the log, no
+	 * fsync, so committing every second costs little; a killed process
+	 * loses nothing committed, a power cut at most the last commits.
+	 */
+	if (store_exec(s->db, "PRAGMA journal_mode = WAL; "
+			      "PRAGMA synchronous = NORMAL; "
+			      "PRAGMA foreign_keys = ON", e)) {
+		sb_err_wrap(e, "%s: setting up", path);
+		goto fail;
+	}
+	int wal = 0;
+	if (query_int(s->db, "SELECT journal_mode = 'wal' FROM pragma_journal_mode",
+		      &wal) || !wal) {
+		sb_errf(e, "%s: the file system does not support SQLite's "
+			"write-ahead log (shared memory); put the database on a "
+			"local file system", path);
+		goto fail;
+	}
+	if (store_migrate(s->db, path, store_current_version(), e))
+		goto fail;
+	*out = s;
+	return 0;
+fail:
+	store_close(s);
+	return -1;
+}
+
+int store_open_readonly(const char *path, struct store **out, struct sb_err *e)
+{
+	struct store *s;
+	struct stat st;
+	int version;
+	*out = NULL;
+	/* Checked first so that a typo never turns into a new, empty file and
+	   the message names the real cause. */
+	if (stat(path, &st))
+		return sb_errno(e, errno, "no database at %s", path);
+	if (!S_ISREG(st.st_mode))
+		return sb_errf(e, "%s is not a regular file, not a database", path);
+	if (open_db(path, SQLITE_OPEN_READONLY, &s, e))
+		return -1;
+	if (check_identity(s->db, path, &version, e))
+		goto fail;
+	if (version == 0) {
+		sb_errf(e, "%s is empty, not an ssdbench database", path);
+		goto fail;
+	}
+	/* An older schema is read as it is: every version still has the
+	   tables and columns the reads use (migrations only add). */
+	*out = s;
+	return 0;
+fail:
+	store_close(s);
+	return -1;
+}
+
+int store_schema_version(struct store *s)
+{
+	int v = -1;
+	struct sb_err e;
+	if (store_read_version(s->db, s->path, &v, &e))
+		return -1;
+	return v;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	if (s->db && !sqlite3_get_autocommit(s->db)) {
+		struct sb_err e;
+		/* Nowhere to report a failure; the rollback keeps the file whole. */
+		if (store_commit(s, &e))
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	}
+	for (int i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(s->stmt[i]);
+	sqlite3_close_v2(s->db);
+	free(s->hist_buf);
+	free(s->path);
+	free(s);
+}

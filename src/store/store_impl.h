@@ -1,0 +1,104 @@
+/*
+ * Inside the store: the object behind struct store, its cache of prepared
+ * statements and the transaction that writes accumulate in.  Only
+ * files of src/store/ include this; everyone else sees store.h.
+ */
+#ifndef SSDBENCH_STORE_STORE_IMPL_H
+#define SSDBENCH_STORE_STORE_IMPL_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "store/store.h"
+
+/*
+ * Every statement the store runs more than once.  They are prepared on first
+ * use and kept for the life of the connection: a sample is written ten times
+ * a second per workload for hours, and parsing its INSERT each time would
+ * cost more than executing it.
+ */
+enum store_stmt {
+	ST_RUN_INSERT,
+	ST_RUN_FINISH,
+	ST_RUN_MODE,
+	ST_FACTS_UPSERT,
+	ST_STEP_INSERT,
+	ST_STEP_FINISH,
+	ST_WORKLOAD_INSERT,
+	ST_WORKLOAD_TOTALS,
+	ST_WORKLOAD_FINISH,
+	ST_HIST_UPSERT,
+	ST_HIST_DELETE,
+	ST_SAMPLE_INSERT,
+	ST_METRIC_DELETE,
+	ST_METRIC_INSERT,
+	ST_READING_INSERT,
+	ST_RUN_GET,
+	ST_RUN_LIST,
+	ST_FACTS_GET,
+	ST_STEP_LIST,
+	ST_WORKLOAD_LIST,
+	ST_SAMPLE_LIST,
+	ST_HIST_GET,
+	ST_WORKLOAD_EXISTS,
+	ST_METRIC_LIST,
+	ST_READING_LIST,
+	ST_COUNT
+};
+
+struct store {
+	sqlite3 *db;
+	char *path;
+	bool readonly;
+	uint64_t last_commit_ns;	/* CLOCK_MONOTONIC of the last commit */
+	uint64_t commits;		/* how many, for tests of batching */
+	sqlite3_stmt *stmt[ST_COUNT];
+	uint8_t *hist_buf;		/* reused encode buffer */
+	size_t hist_buf_len;
+};
+
+/* The prepared statement `id`, reset and unbound, or NULL with e filled. */
+sqlite3_stmt *store_stmt(struct store *s, enum store_stmt id, struct sb_err *e);
+
+/* Run one or more SQL statements without results (BEGIN, pragmas, DDL). */
+int store_exec(sqlite3 *db, const char *sql, struct sb_err *e);
+
+/* An sb_err from the connection's last error, with what we were doing. */
+int store_sql_err(sqlite3 *db, struct sb_err *e, const char *what);
+
+/* Open the write transaction if none is open; every write calls it. */
+int store_tx_ensure(struct store *s, struct sb_err *e);
+/* Commit what is pending, if anything. */
+int store_commit(struct store *s, struct sb_err *e);
+
+/* Step a write statement to completion; 0 or -1 with `what` in the error. */
+int store_step_done(struct store *s, sqlite3_stmt *st, const char *what,
+		    struct sb_err *e);
+
+/* Bind helpers: NULL for absent text, NULL for id 0 (no step/workload). */
+int store_bind_text(sqlite3_stmt *st, int col, const char *text);
+int store_bind_id(sqlite3_stmt *st, int col, int64_t id);
+
+/* Copy a text column into a fixed buffer (truncating) or a heap string. */
+void store_col_copy(sqlite3_stmt *st, int col, char *dst, size_t len);
+char *store_col_strdup(sqlite3_stmt *st, int col);
+
+/* The current UTC time as ISO 8601 with milliseconds: 2026-11-29T23:45:01.123Z */
+void store_utc_now(char out[32]);
+uint64_t store_monotonic_ns(void);
+
+/* Make room for element n of a growing array (capacity doubles). */
+int store_grow(void **arr, size_t *cap, size_t n, size_t elem,
+	       struct sb_err *e);
+
+/* End a read loop: rc is sqlite3_step's last answer; SQLITE_DONE is fine. */
+int store_read_done(struct store *s, sqlite3_stmt *st, int rc,
+		    const char *what, struct sb_err *e);
+
+/* Refuse writes on a read-only store with a clear message. */
+int store_check_writable(struct store *s, struct sb_err *e);
+
+#endif

@@ -1,0 +1,168 @@
+/*
+ * Writing what a workload measured: its row, checkpointed totals and
+ * histograms, and the interval samples.  Samples are the hot path (ten a
+ * second per workload for hours): one cached INSERT each, inside the
+ * pending transaction, nothing kept in memory here.
+ */
+#include <stdlib.h>
+
+#include "store/store_impl.h"
+
+int store_workload_begin(struct store *s, int64_t run_id, int64_t step_id,
+			 uint32_t index, const char *name,
+			 const char *spec_json, int64_t *workload_id,
+			 struct sb_err *e)
+{
+	char now[32];
+	if (!name || !*name)
+		return sb_errf(e, "recording a workload: no name given");
+	if (store_tx_ensure(s, e))
+		return -1;
+	sqlite3_stmt *st = store_stmt(s, ST_WORKLOAD_INSERT, e);
+	if (!st)
+		return -1;
+	store_utc_now(now);
+	sqlite3_bind_int64(st, 1, run_id);
+	store_bind_id(st, 2, step_id);
+	sqlite3_bind_int64(st, 3, index);
+	store_bind_text(st, 4, name);
+	store_bind_text(st, 5, spec_json);
+	store_bind_text(st, 6, now);
+	if (store_step_done(s, st, "recording a workload", e))
+		return sb_err_wrap(e, "workload '%s' of run %lld", name,
+				   (long long)run_id);
+	*workload_id = sqlite3_last_insert_rowid(s->db);
+	return store_commit(s, e);
+}
+
+/* Encode into the store's reusable buffer (a histogram spans at most a few
+   hundred KiB encoded; usually a few KiB). */
+static int encode_hist(struct store *s, const struct lat_hist *h, size_t *len,
+		       struct sb_err *e)
+{
+	size_t need = hist_encoded_max(h);
+	if (need > s->hist_buf_len) {
+		uint8_t *p = realloc(s->hist_buf, need);
+		if (!p)
+			return sb_errf(e, "encoding a histogram: out of memory");
+		s->hist_buf = p;
+		s->hist_buf_len = need;
+	}
+	*len = hist_encode(h, s->hist_buf);
+	return 0;
+}
+
+static int put_hist(struct store *s, int64_t workload_id, enum io_dir d,
+		    const struct lat_hist *h, bool final, struct sb_err *e)
+{
+	sqlite3_stmt *st;
+	size_t len = 0;
+	if (!h || h->count == 0) {
+		/* Nothing measured in this direction: no row, as if never set. */
+		if (!(st = store_stmt(s, ST_HIST_DELETE, e)))
+			return -1;
+		sqlite3_bind_int64(st, 1, workload_id);
+		store_bind_text(st, 2, io_dir_name(d));
+		return store_step_done(s, st, "clearing a histogram", e);
+	}
+	if (encode_hist(s, h, &len, e) || !(st = store_stmt(s, ST_HIST_UPSERT, e)))
+		return -1;
+	sqlite3_bind_int64(st, 1, workload_id);
+	store_bind_text(st, 2, io_dir_name(d));
+	sqlite3_bind_int(st, 3, final);
+	sqlite3_bind_int64(st, 4, (int64_t)h->count);
+	sqlite3_bind_int64(st, 5, (int64_t)h->min);
+	sqlite3_bind_int64(st, 6, (int64_t)h->max);
+	sqlite3_bind_int64(st, 7, (int64_t)h->sum);
+	sqlite3_bind_blob(st, 8, s->hist_buf, (int)len, SQLITE_STATIC);
+	int rc = store_step_done(s, st, "recording a histogram", e);
+	sqlite3_clear_bindings(st);	/* the buffer may move before next use */
+	return rc;
+}
+
+int store_workload_totals(struct store *s, int64_t workload_id,
+			  const struct store_totals *t,
+			  struct lat_hist *const hist[DIR_COUNT], bool final,
+			  struct sb_err *e)
+{
+	if (store_tx_ensure(s, e))
+		return -1;
+	sqlite3_stmt *st = store_stmt(s, ST_WORKLOAD_TOTALS, e);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, workload_id);
+	for (int d = 0; d < DIR_COUNT; d++) {
+		sqlite3_bind_int64(st, 2 + d, (int64_t)t->bytes[d]);
+		sqlite3_bind_int64(st, 5 + d, (int64_t)t->ios[d]);
+	}
+	sqlite3_bind_int64(st, 8, (int64_t)t->measured_ns);
+	sqlite3_bind_int(st, 9, final);
+	if (store_step_done(s, st, "recording totals", e))
+		return sb_err_wrap(e, "workload %lld", (long long)workload_id);
+	if (sqlite3_changes(s->db) == 0)
+		return sb_errf(e, "recording totals: no workload with id %lld in %s",
+			       (long long)workload_id, s->path);
+	for (int d = 0; d < DIR_COUNT; d++)
+		if (put_hist(s, workload_id, (enum io_dir)d, hist ? hist[d] : NULL,
+			     final, e))
+			return sb_err_wrap(e, "workload %lld, %s",
+					   (long long)workload_id,
+					   io_dir_name((enum io_dir)d));
+	return final ? store_commit(s, e) : 0;
+}
+
+int store_workload_finish(struct store *s, int64_t workload_id,
+			  const char *status, const char *mode,
+			  struct sb_err *e)
+{
+	char now[32];
+	if (!status || !*status)
+		return sb_errf(e, "finishing workload %lld: no status given",
+			       (long long)workload_id);
+	if (store_tx_ensure(s, e))
+		return -1;
+	sqlite3_stmt *st = store_stmt(s, ST_WORKLOAD_FINISH, e);
+	if (!st)
+		return -1;
+	store_utc_now(now);
+	sqlite3_bind_int64(st, 1, workload_id);
+	store_bind_text(st, 2, status);
+	store_bind_text(st, 3, mode);
+	store_bind_text(st, 4, now);
+	if (store_step_done(s, st, "finishing a workload", e))
+		return -1;
+	if (sqlite3_changes(s->db) == 0)
+		return sb_errf(e, "finishing: no workload with id %lld in %s",
+			       (long long)workload_id, s->path);
+	return store_commit(s, e);
+}
+
+int store_add_sample(struct store *s, int64_t workload_id,
+		     const struct interval_sample *smp, struct sb_err *e)
+{
+	if (store_tx_ensure(s, e))
+		return -1;
+	sqlite3_stmt *st = store_stmt(s, ST_SAMPLE_INSERT, e);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, workload_id);
+	sqlite3_bind_int64(st, 2, (int64_t)smp->index);
+	sqlite3_bind_int64(st, 3, (int64_t)smp->t_start_ns);
+	sqlite3_bind_int64(st, 4, (int64_t)smp->t_end_ns);
+	sqlite3_bind_int(st, 5, smp->ramp);
+	for (int d = 0; d < DIR_COUNT; d++) {
+		const struct interval_dir *x = &smp->dir[d];
+		int c = 6 + 6 * d;
+		sqlite3_bind_int64(st, c, (int64_t)x->bytes);
+		sqlite3_bind_int64(st, c + 1, (int64_t)x->ios);
+		sqlite3_bind_int64(st, c + 2, (int64_t)x->lat_p50_ns);
+		sqlite3_bind_int64(st, c + 3, (int64_t)x->lat_p99_ns);
+		sqlite3_bind_int64(st, c + 4, (int64_t)x->lat_max_ns);
+		sqlite3_bind_int64(st, c + 5, (int64_t)x->lat_sum_ns);
+	}
+	if (store_step_done(s, st, "recording a sample", e))
+		return sb_err_wrap(e, "sample %llu of workload %lld",
+				   (unsigned long long)smp->index,
+				   (long long)workload_id);
+	return 0;
+}

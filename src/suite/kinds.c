@@ -1,0 +1,442 @@
+/*
+ * The kinds of step a plan is made of: their parameters, the checks of
+ * their values against a target, and their cost estimates.  The defaults
+ * (the reviewer's numbers) live in presets.c; how each kind runs lives in
+ * its own step_NAME.c.
+ */
+#include "suite/kinds.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define KiB 1024.0
+#define GiB (1024.0 * 1024.0 * 1024.0)
+#define MAX_BS (64.0 * 1024 * 1024)
+#define PURGE_METHODS "auto|format|crypto-erase|sanitize|secure-erase|discard"
+
+const struct param_desc step_common_params[] = {
+	{ "enabled", PT_BOOL, 0, 0, NULL, "run this step (yes/no)" },
+	{ "rest", PT_DURATION, 0, 0, NULL, "idle time after the step" },
+	{ NULL, 0, 0, 0, NULL, NULL },
+};
+
+const struct param_desc suite_params[] = {
+	{ "interval", PT_DURATION, 0, 60, NULL, "sample interval of every workload" },
+	{ "seed", PT_UINT, 0, 1e18, NULL, "seed of offsets and data; 0 = from the clock" },
+	{ "steps", PT_ENUM_LIST, 0, 0, NULL, "the steps in the order to run them (default: the methodology's)" },
+	{ NULL, 0, 0, 0, NULL, NULL },
+};
+
+static const struct param_desc purge_params[] = {
+	{ "method", PT_ENUM, 0, 0, PURGE_METHODS, "how to return to fresh-out-of-box; auto picks the strongest the device has" },
+	{ NULL, 0, 0, 0, NULL, NULL },
+};
+
+static const struct param_desc peak_params[] = {
+	{ "profiles", PT_ENUM_LIST, 0, 0, "default|nvme", "CrystalDiskMark-like profiles to run" },
+	{ "region", PT_SIZE, 4096, 0, NULL, "test region at the start of the target" },
+	{ "passes", PT_UINT, 1, 100, NULL, "passes per test; the best is reported" },
+	{ "pass_time", PT_DURATION, 0, 3600, NULL, "length of one pass" },
+	{ NULL, 0, 0, 0, NULL, NULL },
+};
+
+static const struct param_desc fill_params[] = {
+	{ "passes", PT_UINT, 1, 16, NULL, "fills of the drive" },
+	{ "share", PT_AMOUNT, 0, 0, NULL, "how much of the drive each pass writes" },
+	{ "bs", PT_SIZE, 512, MAX_BS, NULL, "block size" },
+	{ "qd", PT_UINT, 1, 1024, NULL, "queue depth" },
+	{ "pass_rest", PT_DURATION, 0, 0, NULL, "idle time between passes" },
+	{ NULL, 0, 0, 0, NULL, NULL },
+};
+
+static const struct param_desc active_range_params[] = {
+	{ "bs", PT_SIZE, 512, MAX_BS, NULL, "block size of the random reads" },
+	{ "qd", PT_UINT, 1, 1024, NULL, "queue depth" },
+	{ "amount", PT_SIZE, 4096, 0, NULL, "bytes read per span" },
+	{ "span_start", PT_AMOUNT, 0, 0, NULL, "first span" },
+	{ "span_factor", PT_UINT, 2, 16, NULL, "each span is this times the last, up to the whole drive" },
+	{ NULL, 0, 0, 0, NULL, NULL },
+};
+
+static const struct param_desc cssd_precond_params[] = {
+	{ "method", PT_ENUM, 0, 0, PURGE_METHODS, "purge method at the start" },
+	{ "seq_passes", PT_UINT, 0, 16, NULL, "sequential fills of the whole drive" },
+	{ "seq_bs", PT_SIZE, 512, MAX_BS, NULL, "sequential block size" },
+	{ "seq_qd", PT_UINT, 1, 1024, NULL, "sequential queue depth" },
+	{ "rnd_span", PT_AMOUNT, 0, 0, NULL, "random region at the start of the drive" },
+	{ "rnd_bs", PT_SIZE, 512, MAX_BS, NULL, "random block size" },
+	{ "rnd_qd", PT_UINT, 1, 1024, NULL, "random queue depth" },
+	{ "rnd_writes", PT_DOUBLE, 0, 100, NULL, "random writes, in multiples of rnd_span" },
+	{ "trim_share", PT_AMOUNT, 0, 0, NULL, "trimmed at the end of the drive" },
+	{ NULL, 0, 0, 0, NULL, NULL },
+};
+
+static const struct param_desc sync_write_params[] = {
+	{ "bs", PT_SIZE, 512, MAX_BS, NULL, "block size" },
+	{ "span", PT_AMOUNT, 0, 0, NULL, "region at the start of the drive" },
+	{ "amount", PT_SIZE, 4096, 0, NULL, "bytes written at most" },
+	{ "time", PT_DURATION, 0, 0, NULL, "time at most" },
+	{ NULL, 0, 0, 0, NULL, NULL },
+};
+
+static const struct param_desc rw_ratio_params[] = {
+	{ "bs", PT_SIZE, 512, MAX_BS, NULL, "block size" },
+	{ "span", PT_AMOUNT, 0, 0, NULL, "region at the start of the drive" },
+	{ "read_pcts", PT_UINT_LIST, 0, 100, NULL, "read shares in %" },
+	{ "qds", PT_UINT_LIST, 1, 1024, NULL, "queue depths" },
+	{ "weights", PT_DOUBLE_LIST, 0, 1, NULL, "weight of each queue depth in the weighted graph" },
+	{ "amount", PT_SIZE, 4096, 0, NULL, "bytes per run at most" },
+	{ "time", PT_DURATION, 0, 0, NULL, "time per run at most" },
+	{ "point_rest", PT_DURATION, 0, 0, NULL, "idle time between runs" },
+	{ "min_runs", PT_UINT, 1, 100, NULL, "runs of each point at least" },
+	{ "max_runs", PT_UINT, 1, 100, NULL, "runs of each point at most" },
+	{ "rse_window", PT_UINT, 2, 100, NULL, "last runs the relative standard error looks at" },
+	{ "rse", PT_PERCENT, 0, 100, NULL, "relative standard error under which a point is stable" },
+	{ NULL, 0, 0, 0, NULL, NULL },
+};
+
+static const struct param_desc reclaim_params[] = {
+	{ "idles", PT_DURATION_LIST, 0, 0, NULL, "idle times to test" },
+	{ "method", PT_ENUM, 0, 0, PURGE_METHODS, "purge method before each cycle" },
+	{ "fill_share", PT_AMOUNT, 0, 0, NULL, "filled before the idle" },
+	{ "bs", PT_SIZE, 512, MAX_BS, NULL, "block size" },
+	{ "qd", PT_UINT, 1, 1024, NULL, "queue depth" },
+	{ "write_time", PT_DURATION, 0, 0, NULL, "write after the idle" },
+	{ NULL, 0, 0, 0, NULL, NULL },
+};
+
+static const struct param_desc ss_precond_params[] = {
+	{ "pattern", PT_ENUM, 0, 0, "seq|rand", "access pattern" },
+	{ "bs", PT_SIZE, 512, MAX_BS, NULL, "block size" },
+	{ "qd", PT_UINT, 1, 1024, NULL, "queue depth" },
+	{ "track", PT_ENUM, 0, 0, "bw|iops", "what steady state tracks" },
+	{ "rule", PT_ENUM, 0, 0, "slope|snia", "steady-state rule: fio's slope or SNIA PTS" },
+	{ "window", PT_DURATION, 0, 0, NULL, "steady-state window" },
+	{ "slope_tol", PT_PERCENT, 0, 100, NULL, "slope (or slope excursion) limit, % of the mean" },
+	{ "excursion_tol", PT_PERCENT, 0, 100, NULL, "SNIA data excursion limit, % of the mean" },
+	{ "min_writes", PT_DOUBLE, 0, 1000, NULL, "capacity multiples written before steady state counts" },
+	{ "max_writes", PT_DOUBLE, 0.01, 1000, NULL, "capacity multiples after which steady state is given up" },
+	{ NULL, 0, 0, 0, NULL, NULL },
+};
+
+static const struct param_desc sweep_params[] = {
+	{ "pattern", PT_ENUM, 0, 0, "seq|rand", "access pattern" },
+	{ "bs", PT_SIZE, 512, MAX_BS, NULL, "block size" },
+	{ "mixes", PT_UINT_LIST, 0, 100, NULL, "read shares in %, one QD sweep each" },
+	{ "qds", PT_UINT_LIST, 1, 1024, NULL, "queue depths" },
+	{ "ramp", PT_DURATION, 0, 0, NULL, "unmeasured start of each point" },
+	{ "time", PT_DURATION, 0, 0, NULL, "measured time of each point" },
+	{ "span", PT_AMOUNT, 0, 0, NULL, "region at the start of the drive" },
+	{ NULL, 0, 0, 0, NULL, NULL },
+};
+
+static const struct param_desc tail_params[] = {
+	{ "bs", PT_SIZE, 512, MAX_BS, NULL, "block size" },
+	{ "qd", PT_UINT, 1, 1024, NULL, "queue depth" },
+	{ "mixes", PT_UINT_LIST, 0, 100, NULL, "read shares in %" },
+	{ "ramp", PT_DURATION, 0, 0, NULL, "unmeasured start" },
+	{ "time", PT_DURATION, 0, 0, NULL, "measured time of each mix" },
+	{ "span", PT_AMOUNT, 0, 0, NULL, "region at the start of the drive" },
+	{ NULL, 0, 0, 0, NULL, NULL },
+};
+
+static const struct param_desc boot_params[] = {
+	{ "pass_iops", PT_UINT, 0, 1e9, NULL, "read IOPS a drive needs to pass" },
+	{ "prefill_bs", PT_SIZE, 512, MAX_BS, NULL, "block size of the random prefill" },
+	{ "prefill_qd", PT_UINT, 1, 1024, NULL, "queue depth of the prefill" },
+	{ "prefill_writes", PT_DOUBLE, 0, 100, NULL, "prefill, in capacity multiples" },
+	{ "read_bs", PT_SIZE, 512, MAX_BS, NULL, "block size of each reader (QD1)" },
+	{ "writer_bs", PT_SIZE, 512, MAX_BS, NULL, "block size of the buffered writer" },
+	{ "writer_rate", PT_RATE, 0, 0, NULL, "rate of the writer" },
+	{ "fsync_every", PT_SIZE, 0, 0, NULL, "writer bytes between fsyncs" },
+	{ "trim_bs", PT_SIZE, 512, MAX_BS, NULL, "block size of the trimmer" },
+	{ "trim_rate", PT_RATE, 0, 0, NULL, "rate of the trimmer" },
+	{ "p99", PT_DURATION, 0, 0, NULL, "read p99 latency limit" },
+	{ "p999", PT_DURATION, 0, 0, NULL, "read p99.9 latency limit" },
+	{ "max", PT_DURATION, 0, 0, NULL, "read max latency limit" },
+	{ "n_start", PT_UINT, 1, 4096, NULL, "readers in the first run" },
+	{ "n_max", PT_UINT, 1, 4096, NULL, "readers at most" },
+	{ "double_time", PT_DURATION, 0, 0, NULL, "run length while doubling" },
+	{ "bisect_time", PT_DURATION, 0, 0, NULL, "run length while bisecting" },
+	{ "confirm_time", PT_DURATION, 0, 0, NULL, "run length while stepping down" },
+	{ "confirm_runs", PT_UINT, 1, 100, NULL, "runs per step down; the minimum IOPS counts" },
+	{ NULL, 0, 0, 0, NULL, NULL },
+};
+
+/* --- checks ---------------------------------------------------------------- */
+
+static int check_rw_ratio(const struct plan_step *st,
+			  const struct plan_target *t, struct sb_err *e)
+{
+	(void)t;
+	const struct param_value *q = step_param(st, "qds");
+	const struct param_value *w = step_param(st, "weights");
+	if (q->n != w->n)
+		return sb_errf(e, "weights has %u values but qds has %u: one weight per queue depth",
+			       w->n, q->n);
+	double sum = 0;
+	for (uint32_t i = 0; i < w->n; i++)
+		sum += w->dlist[i];
+	if (fabs(sum - 1.0) > 1e-6)
+		return sb_errf(e, "weights add up to %g, not 1", sum);
+	if (step_u64(st, "min_runs") > step_u64(st, "max_runs"))
+		return sb_errf(e, "min_runs (%s) is above max_runs (%s)",
+			       step_param(st, "min_runs")->text,
+			       step_param(st, "max_runs")->text);
+	if (step_u64(st, "rse_window") > step_u64(st, "min_runs"))
+		return sb_errf(e, "rse_window (%s) is above min_runs (%s)",
+			       step_param(st, "rse_window")->text,
+			       step_param(st, "min_runs")->text);
+	return 0;
+}
+
+static int check_ss_precond(const struct plan_step *st,
+			    const struct plan_target *t, struct sb_err *e)
+{
+	(void)t;
+	if (step_double(st, "min_writes") > step_double(st, "max_writes"))
+		return sb_errf(e, "min_writes (%s) is above max_writes (%s)",
+			       step_param(st, "min_writes")->text,
+			       step_param(st, "max_writes")->text);
+	if (step_u64(st, "window") == 0)
+		return sb_errf(e, "window must be longer than 0");
+	return 0;
+}
+
+static int check_boot(const struct plan_step *st, const struct plan_target *t,
+		      struct sb_err *e)
+{
+	(void)t;
+	if (step_u64(st, "n_start") > step_u64(st, "n_max"))
+		return sb_errf(e, "n_start (%s) is above n_max (%s)",
+			       step_param(st, "n_start")->text,
+			       step_param(st, "n_max")->text);
+	return 0;
+}
+
+static int check_timed(const struct plan_step *st, const struct plan_target *t,
+		       struct sb_err *e)
+{
+	(void)t;
+	if (step_u64(st, "time") == 0)
+		return sb_errf(e, "time must be longer than 0");
+	return 0;
+}
+
+/* --- estimates ------------------------------------------------------------- */
+
+/* Seconds to move `bytes` at the assumed rate. */
+static double at_rate(const struct plan_target *t, double bytes)
+{
+	return bytes / (double)(t->assumed_rate ? t->assumed_rate : 1);
+}
+
+static double secs(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+/* A purge: a format is seconds, a discard of a large drive a little more. */
+#define PURGE_SECONDS 10.0
+
+static void est_purge(const struct plan_step *st, const struct plan_target *t,
+		      struct step_estimate *est)
+{
+	(void)st;
+	(void)t;
+	est->seconds = PURGE_SECONDS;
+	est->exact = false;
+}
+
+static void est_peak(const struct plan_step *st, const struct plan_target *t,
+		     struct step_estimate *est)
+{
+	/* Four tests per profile, each read and write, `passes` times. */
+	double runs = 4.0 * 2 * (double)step_param(st, "profiles")->n *
+		      (double)step_u64(st, "passes");
+	double pass = secs(step_u64(st, "pass_time"));
+	est->seconds = runs * pass;
+	est->bytes_written = (uint64_t)(runs / 2 * pass * (double)t->assumed_rate);
+	est->exact = true;
+}
+
+static void est_fill(const struct plan_step *st, const struct plan_target *t,
+		     struct step_estimate *est)
+{
+	double passes = (double)step_u64(st, "passes");
+	double bytes = (double)step_amount(st, "share", t->size, 1);
+	est->bytes_written = (uint64_t)(passes * bytes);
+	est->seconds = passes * at_rate(t, bytes) +
+		       (passes - 1) * secs(step_u64(st, "pass_rest"));
+}
+
+/* The spans active_range reads: start, start*f, ... and the whole drive. */
+uint32_t active_range_spans(const struct plan_step *st, uint64_t size,
+			    uint64_t align, uint64_t *spans, uint32_t max)
+{
+	uint64_t s = step_amount(st, "span_start", size, align);
+	uint64_t f = step_u64(st, "span_factor");
+	uint32_t n = 0;
+	if (s == 0)
+		s = align;
+	while (s < size && n + 1 < max) {
+		spans[n++] = s;
+		s = s > size / f ? size : s * f;
+	}
+	spans[n++] = size;
+	return n;
+}
+
+static void est_active_range(const struct plan_step *st,
+			     const struct plan_target *t,
+			     struct step_estimate *est)
+{
+	uint64_t spans[64];
+	uint32_t n = active_range_spans(st, t->size, t->logical_block, spans, 64);
+	est->seconds = n * at_rate(t, (double)step_u64(st, "amount"));
+}
+
+static void est_cssd_precond(const struct plan_step *st,
+			     const struct plan_target *t,
+			     struct step_estimate *est)
+{
+	double seq = (double)step_u64(st, "seq_passes") * (double)t->size;
+	double rnd = step_double(st, "rnd_writes") *
+		     (double)step_amount(st, "rnd_span", t->size, 1);
+	est->bytes_written = (uint64_t)(seq + rnd);
+	est->seconds = PURGE_SECONDS + at_rate(t, seq + rnd);
+}
+
+static void est_sync_write(const struct plan_step *st,
+			   const struct plan_target *t, struct step_estimate *est)
+{
+	(void)t;
+	/* Synchronous 4 KiB writes rarely finish before the time limit. */
+	est->seconds = secs(step_u64(st, "time"));
+	est->bytes_written = step_u64(st, "amount");
+}
+
+static void est_rw_ratio(const struct plan_step *st,
+			 const struct plan_target *t, struct step_estimate *est)
+{
+	const struct param_value *pcts = step_param(st, "read_pcts");
+	double qds = step_param(st, "qds")->n;
+	double runs = (double)step_u64(st, "min_runs");
+	double run_s = secs(step_u64(st, "time"));
+	double amount = (double)step_u64(st, "amount");
+	if (at_rate(t, amount) < run_s)
+		run_s = at_rate(t, amount);
+	double per_run = run_s * (double)t->assumed_rate;
+	for (uint32_t i = 0; i < pcts->n; i++)
+		est->bytes_written += (uint64_t)(runs * qds * per_run *
+						 (100.0 - (double)pcts->ulist[i]) / 100.0);
+	est->seconds = pcts->n * qds * runs *
+		       (run_s + secs(step_u64(st, "point_rest")));
+	est->bytes_written_max = (uint64_t)((double)est->bytes_written *
+					    (double)step_u64(st, "max_runs") / runs);
+}
+
+static void est_reclaim(const struct plan_step *st, const struct plan_target *t,
+			struct step_estimate *est)
+{
+	const struct param_value *idles = step_param(st, "idles");
+	double fill = (double)step_amount(st, "fill_share", t->size, 1);
+	double w = secs(step_u64(st, "write_time"));
+	for (uint32_t i = 0; i < idles->n; i++) {
+		est->seconds += PURGE_SECONDS + at_rate(t, fill) +
+				secs(idles->ulist[i]) + w;
+		est->bytes_written += (uint64_t)(fill + w * (double)t->assumed_rate);
+	}
+}
+
+static void est_ss_precond(const struct plan_step *st,
+			   const struct plan_target *t, struct step_estimate *est)
+{
+	double lo = step_double(st, "min_writes") * (double)t->size;
+	double hi = step_double(st, "max_writes") * (double)t->size;
+	double window = (double)t->assumed_rate * secs(step_u64(st, "window"));
+	if (lo < window)
+		lo = window;
+	est->bytes_written = (uint64_t)lo;
+	est->bytes_written_max = (uint64_t)hi;
+	est->seconds = at_rate(t, lo);
+}
+
+static void est_sweep(const struct plan_step *st, const struct plan_target *t,
+		      struct step_estimate *est)
+{
+	const struct param_value *mixes = step_param(st, "mixes");
+	double qds = step_param(st, "qds")->n;
+	double point = secs(step_u64(st, "ramp") + step_u64(st, "time"));
+	for (uint32_t i = 0; i < mixes->n; i++)
+		est->bytes_written += (uint64_t)(qds * point * (double)t->assumed_rate *
+						 (100.0 - (double)mixes->ulist[i]) / 100.0);
+	est->seconds = mixes->n * qds * point;
+	est->exact = true;
+}
+
+static void est_tail(const struct plan_step *st, const struct plan_target *t,
+		     struct step_estimate *est)
+{
+	const struct param_value *mixes = step_param(st, "mixes");
+	double point = secs(step_u64(st, "ramp") + step_u64(st, "time"));
+	for (uint32_t i = 0; i < mixes->n; i++)
+		est->bytes_written += (uint64_t)(point * (double)t->assumed_rate *
+						 (100.0 - (double)mixes->ulist[i]) / 100.0);
+	est->seconds = mixes->n * point;
+	est->exact = true;
+}
+
+static void est_boot(const struct plan_step *st, const struct plan_target *t,
+		     struct step_estimate *est)
+{
+	double prefill = step_double(st, "prefill_writes") * (double)t->size;
+	double n0 = (double)step_u64(st, "n_start");
+	double n1 = (double)step_u64(st, "n_max");
+	double doublings = floor(log2(n1 / n0)) + 1;
+	double bisections = doublings > 1 ? log2(n1 / 2) : 0;
+	double search = doublings * secs(step_u64(st, "double_time")) +
+			bisections * secs(step_u64(st, "bisect_time")) +
+			(double)step_u64(st, "confirm_runs") *
+				secs(step_u64(st, "confirm_time"));
+	double writer = (double)(step_u64(st, "writer_rate"));
+	est->bytes_written = (uint64_t)(prefill + search * writer);
+	est->seconds = PURGE_SECONDS + at_rate(t, prefill) + search;
+}
+
+void plan_estimate_step(const struct plan_step *st, const struct plan_target *t,
+			struct step_estimate *est)
+{
+	memset(est, 0, sizeof *est);
+	st->kind->estimate(st, t, est);
+	if (est->bytes_written_max < est->bytes_written)
+		est->bytes_written_max = est->bytes_written;
+	est->seconds += secs(step_u64(st, "rest"));
+}
+
+/* --- the table ------------------------------------------------------------- */
+
+const struct step_kind step_kinds[] = {
+	{ "purge", purge_params, true, true, NULL, est_purge },
+	{ "peak", peak_params, true, false, NULL, est_peak },
+	{ "fill", fill_params, true, false, NULL, est_fill },
+	{ "active_range", active_range_params, false, false, NULL, est_active_range },
+	{ "cssd_precond", cssd_precond_params, true, true, NULL, est_cssd_precond },
+	{ "sync_write", sync_write_params, true, false, check_timed, est_sync_write },
+	{ "rw_ratio", rw_ratio_params, true, false, check_rw_ratio, est_rw_ratio },
+	{ "reclaim", reclaim_params, true, true, NULL, est_reclaim },
+	{ "ss_precond", ss_precond_params, true, false, check_ss_precond, est_ss_precond },
+	{ "sweep", sweep_params, true, false, check_timed, est_sweep },
+	{ "tail", tail_params, true, false, check_timed, est_tail },
+	{ "boot", boot_params, true, true, check_boot, est_boot },
+	{ NULL, NULL, false, false, NULL, NULL },
+};
+
+const struct step_kind *step_kind_find(const char *name)
+{
+	for (const struct step_kind *k = step_kinds; k->name; k++)
+		if (!strcmp(k->name, name))
+			return k;
+	return NULL;
+}

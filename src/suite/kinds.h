@@ -1,0 +1,17 @@
+/*
+ * The table of step kinds (kinds.c) and the few helpers of their
+ * parameters that both the planner and the runner need.
+ */
+#ifndef SSDBENCH_SUITE_KINDS_H
+#define SSDBENCH_SUITE_KINDS_H
+
+#include "suite/plan.h"
+
+extern const struct step_kind step_kinds[];	/* ended by name NULL */
+const struct step_kind *step_kind_find(const char *name);
+
+/* The spans active_range reads, ascending, the last the whole target. */
+uint32_t active_range_spans(const struct plan_step *st, uint64_t size,
+			    uint64_t align, uint64_t *spans, uint32_t max);
+
+#endif

@@ -1,0 +1,350 @@
+/*
+ * The runner: one open target, the plan's steps in order, each recorded as
+ * a step row with its parameters, outcome and error, rests between them.
+ * Resume skips the steps whose row says "done" and marks rows left
+ * "running", "interrupted" or "failed" as "partial" before running their
+ * step again: their samples stay in the store, marked.
+ */
+#include "suite/runner.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "common/json.h"
+#include "device/safety.h"
+#include "engine/engine.h"
+#include "suite/record.h"
+#include "suite/step.h"
+#include "suite/target.h"
+
+typedef int (*step_fn)(struct step_ctx *c, struct sb_err *e);
+
+static const struct {
+	const char *kind;
+	step_fn fn;
+} step_fns[] = {
+	{ "purge", step_run_purge },
+	{ "peak", step_run_peak },
+	{ "fill", step_run_fill },
+	{ "active_range", step_run_active_range },
+	{ "cssd_precond", step_run_cssd_precond },
+	{ "sync_write", step_run_sync_write },
+	{ "rw_ratio", step_run_rw_ratio },
+	{ "reclaim", step_run_reclaim },
+	{ "ss_precond", step_run_ss_precond },
+	{ "sweep", step_run_sweep },
+	{ "tail", step_run_sweep },
+	{ "boot", step_run_boot },
+};
+
+static step_fn fn_of(const struct step_kind *k)
+{
+	for (size_t i = 0; i < sizeof step_fns / sizeof step_fns[0]; i++)
+		if (!strcmp(step_fns[i].kind, k->name))
+			return step_fns[i].fn;
+	return NULL;
+}
+
+static double wall_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Writes a JSON document with `fill` into a heap string. */
+static char *json_doc(void (*fill)(struct json_writer *w, const void *arg),
+		      const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	struct json_writer w;
+	json_init(&w, f, false);
+	fill(&w, arg);
+	fclose(f);
+	return buf;
+}
+
+static void fill_step_params(struct json_writer *w, const void *arg)
+{
+	const struct plan_step *st = arg;
+	json_object_begin(w, NULL);
+	json_string(w, "kind", st->kind->name);
+	for (int i = 0; i < step_nparams(st); i++)
+		json_string(w, step_desc(st, i)->key, st->v[i].text);
+	json_object_end(w);
+}
+
+static void fill_facts(struct json_writer *w, const void *arg)
+{
+	const struct target_facts *f = arg;
+	json_object_begin(w, NULL);
+	json_string(w, "path", f->path);
+	json_string(w, "kind", f->kind);
+	json_u64(w, "size", f->size);
+	json_u64(w, "logical_block", f->logical_block);
+	json_u64(w, "physical_block", f->physical_block);
+	json_bool(w, "rotational", f->rotational);
+	json_bool(w, "discard", f->discard);
+	json_object_end(w);
+}
+
+static void fill_host(struct json_writer *w, const void *arg)
+{
+	(void)arg;
+	struct utsname u;
+	json_object_begin(w, NULL);
+	if (!uname(&u)) {
+		json_string(w, "kernel", u.release);
+		json_string(w, "machine", u.machine);
+		json_string(w, "hostname", u.nodename);
+	}
+	json_object_end(w);
+}
+
+static int record_facts(struct store *s, int64_t run_id, const char *when,
+			const struct target_facts *f, struct sb_err *e)
+{
+	char *json = json_doc(fill_facts, f);
+	if (!json)
+		return sb_errf(e, "out of memory");
+	int rc = store_run_target_facts(s, run_id, when, json, e);
+	free(json);
+	return rc;
+}
+
+static uint32_t enabled_steps(const struct plan *p)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < p->nsteps; i++)
+		n += step_enabled(&p->steps[i]);
+	return n;
+}
+
+/* Which plan steps a stored run already finished; others left marked. */
+static int scan_steps(struct store *s, int64_t run_id, const struct plan *p,
+		      bool *done, struct sb_err *e)
+{
+	struct step_row *rows;
+	size_t n;
+	if (store_list_steps(s, run_id, &rows, &n, e))
+		return -1;
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		int seq = rows[i].seq;
+		if (seq < 1 || (uint32_t)seq > p->nsteps ||
+		    strcmp(rows[i].name, p->steps[seq - 1].name))
+			continue;
+		if (!strcmp(rows[i].status, "done"))
+			done[seq - 1] = true;
+		else if (strcmp(rows[i].status, "partial"))
+			rc = store_step_finish(s, rows[i].id, "partial",
+					       "cut short; the step ran again on resume", e);
+	}
+	store_step_rows_free(rows, n);
+	return rc;
+}
+
+struct run_state {
+	struct store *s;
+	int64_t run_id;
+	const struct plan *p;
+	const struct suite_opts *o;
+	struct suite_record rec;
+	struct plan_target t;
+	struct engine_opts eo;
+	struct engine *eng;
+};
+
+static int run_one(struct run_state *rs, uint32_t i, uint32_t step_no,
+		   double rest_s, bool *stopped, struct sb_err *e)
+{
+	const struct plan_step *st = &rs->p->steps[i];
+	char *params = json_doc(fill_step_params, st);
+	int64_t step_id;
+	int rc = store_step_begin(rs->s, rs->run_id, (int)i + 1, st->name, params,
+				  &step_id, e);
+	free(params);
+	if (rc)
+		return -1;
+	const struct target_facts *f = engine_facts(rs->eng);
+	struct step_ctx c = {
+		.eng = rs->eng, .eopts = &rs->eo, .store = rs->s, .opts = rs->o,
+		.plan = rs->p, .step = st, .run_id = rs->run_id, .step_id = step_id,
+		.size = f->size, .lb = f->logical_block, .is_file = f->is_file,
+		.is_sim = f->is_sim, .interval_ns = rs->eo.interval_ns,
+		.seed = suite_param(rs->p, "seed")->u,
+		.step_no = step_no, .nsteps = enabled_steps(rs->p),
+		.step_t0 = wall_s(), .rest_of_plan_s = rest_s,
+	};
+	char why[160];
+	const char *skip = plan_step_skip_reason(st, &rs->t, why, sizeof why);
+	if (skip) {
+		step_note(&c, "%s: skipped: %s", st->name, skip);
+		char msg[200];
+		snprintf(msg, sizeof msg, "skipped: %s", skip);
+		return store_step_finish(rs->s, step_id, "done", msg, e);
+	}
+	step_fn fn = fn_of(st->kind);
+	rc = fn ? fn(&c, e) : sb_errf(e, "no code runs steps of kind %s", st->kind->name);
+	rs->eng = c.eng;	/* a file purge reopens it */
+	struct sb_err se;
+	if (rc) {
+		sb_err_wrap(e, "step %s", st->name);
+		store_step_finish(rs->s, step_id, "failed", e->msg, &se);
+		return -1;
+	}
+	*stopped = c.stopped;
+	if (store_step_finish(rs->s, step_id, c.stopped ? "interrupted" : "done",
+			      NULL, e))
+		return -1;
+	return store_tick(rs->s, true, e);
+}
+
+/* Open the target after the same checks as before any run's first I/O. */
+static int open_target(struct run_state *rs, struct sb_err *e)
+{
+	if (plan_target_probe(rs->rec.target, rs->rec.file_size, &rs->t, e) ||
+	    plan_check(rs->p, &rs->t, e))
+		return -1;
+	if (!rs->t.is_sim) {
+		struct safety_request sr = { rs->rec.target, true, rs->rec.destroy_data };
+		if (safety_check(&sr, e))
+			return -1;
+	}
+	memset(&rs->eo, 0, sizeof rs->eo);
+	rs->eo.target = rs->rec.target;
+	rs->eo.file_size = rs->rec.file_size;
+	rs->eo.interrupted = rs->o->interrupted;
+	rs->eo.interval_ns = suite_param(rs->p, "interval")->u;
+	rs->eo.allow_write = true;
+	return engine_open(&rs->eo, &rs->eng, e);
+}
+
+static int run_plan(struct run_state *rs, bool resuming, enum suite_outcome *out,
+		    struct sb_err *e)
+{
+	struct sb_err se;
+	*out = SUITE_FAILED;
+	bool done[PLAN_STEPS_MAX] = { false };
+	if (open_target(rs, e)) {
+		store_run_finish(rs->s, rs->run_id, "failed", e->msg, &se);
+		return 0;
+	}
+	if ((resuming && scan_steps(rs->s, rs->run_id, rs->p, done, e)) ||
+	    (!resuming && record_facts(rs->s, rs->run_id, "before",
+				       engine_facts(rs->eng), e)))
+		goto fail;
+	/* The estimate of every step still to run, for the plan's ETA. */
+	double left[PLAN_STEPS_MAX + 1] = { 0 };
+	for (int i = (int)rs->p->nsteps - 1; i >= 0; i--) {
+		left[i] = left[i + 1];
+		const struct plan_step *st = &rs->p->steps[i];
+		if (step_enabled(st) && !done[i]) {
+			struct step_estimate est;
+			plan_estimate_step(st, &rs->t, &est);
+			left[i] += est.seconds;
+		}
+	}
+	uint32_t step_no = 0, last = 0;
+	for (uint32_t i = 0; i < rs->p->nsteps; i++)
+		if (step_enabled(&rs->p->steps[i]))
+			last = i;
+	for (uint32_t i = 0; i < rs->p->nsteps; i++) {
+		const struct plan_step *st = &rs->p->steps[i];
+		if (!step_enabled(st))
+			continue;
+		step_no++;
+		if (done[i])
+			continue;
+		bool stopped = false;
+		if (run_one(rs, i, step_no, left[i + 1], &stopped, e))
+			goto fail;
+		if (!stopped && i != last && step_u64(st, "rest")) {
+			struct step_ctx rc = { .eng = rs->eng, .opts = rs->o,
+					       .is_sim = rs->t.is_sim };
+			step_idle(&rc, step_u64(st, "rest"));
+		}
+		if (stopped || (rs->o->interrupted && *rs->o->interrupted)) {
+			store_run_finish(rs->s, rs->run_id, "interrupted", NULL, &se);
+			*out = SUITE_INTERRUPTED;
+			goto close;
+		}
+	}
+	if (record_facts(rs->s, rs->run_id, "after", engine_facts(rs->eng), e) ||
+	    store_run_finish(rs->s, rs->run_id, "done", NULL, e))
+		goto fail;
+	*out = SUITE_DONE;
+	goto close;
+fail:
+	store_run_finish(rs->s, rs->run_id, "failed", e->msg, &se);
+close:
+	engine_close(rs->eng);
+	rs->eng = NULL;
+	store_tick(rs->s, true, &se);
+	return 0;
+}
+
+int suite_start(struct store *s, const struct plan *p,
+		const struct suite_opts *o, int64_t *run_id,
+		enum suite_outcome *out, struct sb_err *e)
+{
+	struct run_state rs = { .s = s, .p = p, .o = o };
+	snprintf(rs.rec.target, sizeof rs.rec.target, "%s", o->target);
+	rs.rec.file_size = o->file_size;
+	rs.rec.destroy_data = o->destroy_data;
+	rs.rec.plan_text = plan_canonical(p);
+	char *params = suite_record_json(&rs.rec);
+	char *host = json_doc(fill_host, NULL);
+	struct run_begin b = {
+		.kind = "suite", .target = o->target,
+		.command_line = o->command_line, .params_json = params,
+		.host_json = host,
+	};
+	int rc = store_run_begin(s, &b, run_id, e);
+	free(params);
+	free(host);
+	if (!rc) {
+		rs.run_id = *run_id;
+		rc = run_plan(&rs, false, out, e);
+	}
+	free(rs.rec.plan_text);
+	return rc;
+}
+
+int suite_resume(struct store *s, int64_t run_id, const struct suite_opts *o,
+		 enum suite_outcome *out, struct sb_err *e)
+{
+	struct run_state rs = { .s = s, .run_id = run_id, .o = o };
+	struct run_row row;
+	if (store_get_run(s, run_id, &row, e))
+		return -1;
+	bool finished = !strcmp(row.status, "done");
+	bool suite = !strcmp(row.kind, "suite");
+	store_run_row_free(&row);
+	if (!suite)
+		return sb_errf(e, "run %lld is not a suite run", (long long)run_id);
+	if (finished)
+		return sb_errf(e, "run %lld is already complete", (long long)run_id);
+	if (suite_record_load(s, run_id, &rs.rec, e))
+		return -1;
+	struct plan *p = malloc(sizeof *p);
+	if (!p) {
+		free(rs.rec.plan_text);
+		return sb_errf(e, "out of memory");
+	}
+	int rc = plan_from_canonical(p, rs.rec.plan_text, e);
+	if (!rc) {
+		rs.p = p;
+		rc = run_plan(&rs, true, out, e);
+	}
+	free(p);
+	free(rs.rec.plan_text);
+	return rc;
+}

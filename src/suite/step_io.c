@@ -1,0 +1,268 @@
+/*
+ * Running a step's workloads with everything recorded: each workload gets
+ * its row, every interval sample goes to the store as it arrives, totals
+ * and histograms are checkpointed about once a second (so a crash loses at
+ * most that), and the final totals are written when it ends.
+ */
+#include "suite/step.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/json.h"
+#include "common/rng.h"
+
+#define STEP_MAX_WORKLOADS 8
+
+struct recorder {
+	struct step_ctx *c;
+	uint32_t n;
+	int64_t wid[STEP_MAX_WORKLOADS];
+	step_interval_fn fn;
+	void *fn_ctx;
+};
+
+static double wall_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void totals_of(const struct workload_result *r, struct store_totals *t)
+{
+	memset(t, 0, sizeof *t);
+	for (int d = 0; d < DIR_COUNT; d++) {
+		t->bytes[d] = r->bytes[d];
+		t->ios[d] = r->ios[d];
+	}
+	t->measured_ns = r->measured_ns;
+}
+
+static int on_interval(void *ctx, const struct interval_sample *s,
+		       struct sb_err *e)
+{
+	struct recorder *r = ctx;
+	if (s->workload >= r->n)
+		return sb_errf(e, "sample of unknown workload %u", s->workload);
+	if (store_add_sample(r->c->store, r->wid[s->workload], s, e) ||
+	    store_tick(r->c->store, false, e))
+		return -1;
+	return r->fn ? r->fn(r->fn_ctx, s, e) : 0;
+}
+
+static int on_checkpoint(void *ctx, uint32_t wl, const struct workload_result *so_far,
+			 struct sb_err *e)
+{
+	struct recorder *r = ctx;
+	struct store_totals t;
+	totals_of(so_far, &t);
+	if (wl >= r->n)
+		return sb_errf(e, "checkpoint of unknown workload %u", wl);
+	return store_workload_totals(r->c->store, r->wid[wl], &t, so_far->hist,
+				     false, e);
+}
+
+static void report(struct step_ctx *c, double workload_fraction)
+{
+	if (!c->opts->ui.progress)
+		return;
+	struct suite_progress p = {
+		.step = c->step->name, .step_no = c->step_no, .nsteps = c->nsteps,
+		.doing = c->doing, .step_fraction = -1, .step_eta_s = -1,
+		.plan_eta_s = -1,
+	};
+	if (c->units_total > 0) {
+		double f = (c->units_done + (workload_fraction > 0 ? workload_fraction : 0)) /
+			   c->units_total;
+		p.step_fraction = f > 1 ? 1 : f;
+		double elapsed = wall_s() - c->step_t0;
+		if (f > 0.001) {
+			p.step_eta_s = elapsed * (1 - p.step_fraction) / p.step_fraction;
+			p.plan_eta_s = p.step_eta_s + c->rest_of_plan_s;
+		}
+	}
+	c->opts->ui.progress(c->opts->ui.ctx, &p);
+}
+
+static void on_progress(void *ctx, double fraction, double eta_s,
+			const struct workload_result *so_far)
+{
+	(void)eta_s;
+	(void)so_far;
+	struct recorder *r = ctx;
+	report(r->c, fraction);
+}
+
+/* The workload as JSON, for its row: everything needed to repeat it. */
+static char *spec_json(const struct workload *w)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	struct json_writer jw;
+	json_init(&jw, f, false);
+	json_object_begin(&jw, NULL);
+	json_string(&jw, "pattern", w->pattern == PATTERN_SEQ ? "seq" : "rand");
+	json_u64(&jw, "read_pct", w->read_pct);
+	json_u64(&jw, "trim_pct", w->trim_pct);
+	json_u64(&jw, "bs", w->bs);
+	json_u64(&jw, "qd", w->qd);
+	json_u64(&jw, "jobs", w->jobs);
+	json_u64(&jw, "span_offset", w->span_offset);
+	json_u64(&jw, "span_len", w->span_len);
+	json_u64(&jw, "stop_bytes", w->stop_bytes);
+	json_u64(&jw, "stop_time_ns", w->stop_time_ns);
+	json_u64(&jw, "ramp_ns", w->ramp_ns);
+	json_bool(&jw, "sync", w->sync);
+	json_bool(&jw, "buffered", w->buffered);
+	json_u64(&jw, "fsync_every", w->fsync_every);
+	json_u64(&jw, "rate", w->rate);
+	json_u64(&jw, "seed", w->seed);
+	json_object_end(&jw);
+	fclose(f);
+	/* json_finish adds a newline we do not want in a column. */
+	if (buf && len && buf[len - 1] == '\n')
+		buf[len - 1] = '\0';
+	return buf;
+}
+
+int step_run(struct step_ctx *c, struct workload *w, uint32_t n,
+	     step_interval_fn fn, void *fn_ctx, struct engine_result *res,
+	     struct sb_err *e)
+{
+	memset(res, 0, sizeof *res);
+	if (n > STEP_MAX_WORKLOADS)
+		return sb_errf(e, "%u workloads at once (at most %d)", n,
+			       STEP_MAX_WORKLOADS);
+	if (c->opts->interrupted && *c->opts->interrupted) {
+		c->stopped = true;
+		return 0;
+	}
+	struct recorder r = { .c = c, .n = n, .fn = fn, .fn_ctx = fn_ctx };
+	for (uint32_t i = 0; i < n; i++) {
+		char *spec = spec_json(&w[i]);
+		int rc = store_workload_begin(c->store, c->run_id, c->step_id,
+					      c->next_index++, w[i].name, spec,
+					      &r.wid[i], e);
+		free(spec);
+		if (rc)
+			return -1;
+	}
+	snprintf(c->doing, sizeof c->doing, "%s", w[0].name);
+	report(c, 0);
+	struct engine_hooks hooks = {
+		.ctx = &r, .on_interval = on_interval,
+		.on_checkpoint = on_checkpoint, .on_progress = on_progress,
+	};
+	struct sb_err run_err;
+	int rc = engine_run(c->eng, w, n, &hooks, res, &run_err);
+	bool interrupted = c->opts->interrupted && *c->opts->interrupted;
+	/* Whatever happened, what was measured is kept. */
+	struct sb_err se;
+	for (uint32_t i = 0; i < n && res->wl; i++) {
+		struct store_totals t;
+		totals_of(&res->wl[i], &t);
+		const char *status = rc ? "failed" : interrupted ? "interrupted" : "done";
+		if (store_workload_totals(c->store, r.wid[i], &t, res->wl[i].hist,
+					  !rc && !interrupted, &se) ||
+		    store_workload_finish(c->store, r.wid[i], status, res->mode, &se)) {
+			if (!rc) {
+				*e = se;
+				rc = -1;
+			}
+		}
+	}
+	if (res->mode[0])
+		store_run_engine_mode(c->store, c->run_id, res->mode, &se);
+	if (store_tick(c->store, true, &se) && !rc) {
+		*e = se;
+		rc = -1;
+	} else if (rc) {
+		*e = run_err;
+		sb_err_wrap(e, "%s", w[0].name);
+	}
+	c->units_done += 1;
+	if (interrupted)
+		c->stopped = true;
+	return rc;
+}
+
+int step_run1(struct step_ctx *c, struct workload *w, struct sb_err *e)
+{
+	struct engine_result res;
+	int rc = step_run(c, w, 1, NULL, NULL, &res, e);
+	engine_result_free(&res);
+	return rc;
+}
+
+void step_workload(struct step_ctx *c, struct workload *w, const char *fmt, ...)
+{
+	workload_defaults(w);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(w->name, sizeof w->name, fmt, ap);
+	va_end(ap);
+	if (c->seed) {
+		uint64_t x = c->seed + c->next_index;
+		w->seed = splitmix64(&x);
+	}
+}
+
+void step_idle(struct step_ctx *c, uint64_t ns)
+{
+	if (c->is_sim) {
+		engine_idle(c->eng, ns);
+		return;
+	}
+	/* A real rest sleeps; in slices, so Ctrl-C is seen within 0.2 s. */
+	const uint64_t slice = 200000000ull;
+	while (ns > 0) {
+		if (c->opts->interrupted && *c->opts->interrupted) {
+			c->stopped = true;
+			return;
+		}
+		uint64_t d = ns < slice ? ns : slice;
+		engine_idle(c->eng, d);
+		ns -= d;
+	}
+}
+
+int step_metric(struct step_ctx *c, const char *key, double v,
+		const char *unit, struct sb_err *e)
+{
+	return store_put_metric(c->store, c->run_id, c->step_id, 0, key, v,
+				unit, e);
+}
+
+void step_note(struct step_ctx *c, const char *fmt, ...)
+{
+	if (!c->opts->ui.note)
+		return;
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	c->opts->ui.note(c->opts->ui.ctx, msg);
+}
+
+double result_bps(const struct workload_result *r)
+{
+	if (!r->measured_ns)
+		return 0;
+	uint64_t b = r->bytes[DIR_READ] + r->bytes[DIR_WRITE];
+	return (double)b * 1e9 / (double)r->measured_ns;
+}
+
+double result_iops(const struct workload_result *r, int dir)
+{
+	if (!r->measured_ns)
+		return 0;
+	return (double)r->ios[dir] * 1e9 / (double)r->measured_ns;
+}

@@ -1,0 +1,82 @@
+/*
+ * What a plan needs to know about a target before anything opens it for
+ * I/O: its size and logical block.  Block devices answer through ioctls,
+ * files through stat (or the size they will be created with), simulated
+ * drives through their profile.
+ */
+#include "suite/target.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sim/profile.h"
+
+/* The simulator's logical block; its backend reports the same. */
+#define SIM_LOGICAL_BLOCK 512
+
+static int probe_sim(const char *spec, struct plan_target *t, struct sb_err *e)
+{
+	struct sim_profile prof;
+	if (profile_lookup(spec + 4, &prof, e))
+		return sb_err_wrap(e, "target %s", spec);
+	t->is_sim = true;
+	t->logical_block = SIM_LOGICAL_BLOCK;
+	t->size = (uint64_t)(prof.user_gb * 1e9);
+	t->size -= t->size % 4096;
+	return 0;
+}
+
+int plan_target_probe(const char *spec, uint64_t file_size,
+		      struct plan_target *t, struct sb_err *e)
+{
+	memset(t, 0, sizeof *t);
+	t->assumed_rate = 1ull << 30;
+	if (!strncmp(spec, "sim:", 4))
+		return probe_sim(spec, t, e);
+	struct stat st;
+	if (stat(spec, &st)) {
+		if (errno == ENOENT && file_size) {
+			/* A file the run will create. */
+			t->is_file = true;
+			t->size = file_size;
+			t->logical_block = 512;
+			return 0;
+		}
+		return sb_errno(e, errno, "target %s", spec);
+	}
+	if (S_ISBLK(st.st_mode)) {
+		int fd = open(spec, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return sb_errno(e, errno, "target %s", spec);
+		uint64_t size = 0;
+		int lb = 0;
+		int rc = ioctl(fd, BLKGETSIZE64, &size);
+		if (rc == 0)
+			rc = ioctl(fd, BLKSSZGET, &lb);
+		int err = errno;
+		close(fd);
+		if (rc)
+			return sb_errno(e, err, "target %s: size", spec);
+		t->is_block_device = true;
+		t->size = size;
+		t->logical_block = (uint32_t)lb;
+		return 0;
+	}
+	if (S_ISREG(st.st_mode)) {
+		t->is_file = true;
+		t->size = (uint64_t)st.st_size > file_size ? (uint64_t)st.st_size
+							   : file_size;
+		t->logical_block = 512;
+		if (t->size == 0)
+			return sb_errf(e, "target %s is an empty file: give --size", spec);
+		return 0;
+	}
+	return sb_errf(e, "target %s is neither a block device, a regular file nor sim:PROFILE",
+		       spec);
+}

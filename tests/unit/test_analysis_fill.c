@@ -1,0 +1,259 @@
+/* Fill Drive analysis against synthetic passes whose truth is known: the
+   SN8100's two passes (cache, direct stage, four folding levels), flat
+   drives that must show no cache, and a QLC drive's stalls. */
+#include "check.h"
+
+#include "analysis/fill.h"
+#include "synth.h"
+
+#define GB 1e9
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The whole-pass figures, checked directly: exact sums and a sort. */
+static void check_whole_pass(const struct trace_pt *t, size_t n,
+			     const struct fill_result *r)
+{
+	uint64_t bytes = 0, ns = 0;
+	double *v = malloc(n * sizeof *v), sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		bytes += t[i].bytes;
+		ns += t[i].ns;
+		v[i] = (double)t[i].bytes * 1e9 / (double)t[i].ns;
+		sum += v[i];
+	}
+	CHECK(r->true_avg == (double)bytes * 1e9 / (double)ns);
+	CHECK(r->total_bytes == (double)bytes);
+	CHECK_REL(r->mean_of_samples, sum / (double)n, 1e-12);
+	uint64_t slow = 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] < 0.5 * r->true_avg)
+			slow += t[i].ns;
+	CHECK_REL(r->below_half_share, (double)slow / (double)ns, 1e-12);
+	qsort(v, n, sizeof *v, cmp_d);
+	size_t k = (size_t)ceil(0.01 * (double)n);
+	CHECK(r->p1 == v[k - 1]);
+	CHECK(r->min == v[0]);
+	CHECK(r->max == v[n - 1]);
+	free(v);
+}
+
+/* SN8100 pass 1 as the simulator's profile describes it. */
+static struct trace_pt *sn8100_pass1(uint64_t seed, double *cache_truth,
+				     size_t *n)
+{
+	struct synth s = { 0 };
+	struct rng r;
+	rng_seed(&r, seed);
+	/* 677 GB of cache at 14.1 GB/s with two short dips inside */
+	synth_add_bytes(&s, 14.1 * GB, 141 * GB);
+	synth_add_bytes(&s, 4.2 * GB, 1.26 * GB);
+	synth_add_bytes(&s, 14.1 * GB, 282 * GB);
+	synth_add_bytes(&s, 5.0 * GB, 1.0 * GB);
+	synth_add_bytes(&s, 14.1 * GB, (677 - 141 - 1.26 - 282 - 1.0) * GB);
+	*cache_truth = 677 * GB;
+	/* direct to TLC until 1160 GB */
+	synth_add_bytes(&s, 3.94 * GB, 483 * GB);
+	/* folding rounds to the end: 3980 / 2120 / 1330 / 684 MB/s */
+	double written = 1160 * GB;
+	while (written < 2000 * GB) {
+		static const double lv[4] = { 3.98, 2.12, 1.33, 0.684 };
+		static const double secs[4] = { 0.6, 1.8, 1.6, 0.6 };
+		for (int i = 0; i < 4; i++) {
+			double d = secs[i] * (0.8 + 0.4 * rng_unit(&r));
+			synth_add(&s, lv[i] * GB, d);
+			written += lv[i] * GB * d;
+		}
+	}
+	struct trace_pt *t = synth_trace(&s, 0.1, 0.02, 0.03, 0.8, seed, 0, n);
+	free(s.segs);
+	return t;
+}
+
+TEST(fill_sn8100_pass1_cache_stages_levels)
+{
+	for (uint64_t seed = 1; seed <= 8; seed++) {
+		size_t n;
+		double truth;
+		struct trace_pt *t = sn8100_pass1(seed, &truth, &n);
+		struct fill_params p;
+		fill_params_default(&p);
+		struct fill_result r;
+		struct sb_err e;
+		CHECK(fill_analyze(t, n, &p, &r, &e) == 0);
+		check_whole_pass(t, n, &r);
+		CHECK(r.has_cache);
+		CHECK_REL(r.cache_bytes, truth, 0.01);
+		CHECK_REL(r.cache_speed, 14.1 * GB, 0.02);
+		CHECK(r.nstages == 3);
+		if (r.nstages == 3) {
+			CHECK_NEAR(r.stages[1].start_bytes, 677 * GB, 20 * GB);
+			CHECK_REL(r.stages[1].mean, 3.94 * GB, 0.02);
+			CHECK_NEAR(r.stages[2].start_bytes, 1160 * GB, 20 * GB);
+			/* rounds average: (lv x secs) / secs */
+			CHECK_REL(r.stages[2].mean, 8.73 / 4.6 * GB, 0.03);
+		}
+		static const double want[4] = { 3.98, 2.12, 1.33, 0.684 };
+		CHECK(r.nlevels == 4);
+		for (size_t i = 0; i < 4 && i < r.nlevels; i++)
+			CHECK_REL(r.levels[i].rate, want[i] * GB, 0.02);
+		free(t);
+	}
+}
+
+TEST(fill_sn8100_pass2_small_cache_and_subtle_step)
+{
+	struct synth s = { 0 };
+	synth_add_bytes(&s, 14.1 * GB, 11 * GB);
+	synth_add_bytes(&s, 3.75 * GB, 666 * GB);
+	synth_add_bytes(&s, 3.89 * GB, 1323 * GB);
+	for (uint64_t seed = 10; seed < 18; seed++) {
+		size_t n;
+		struct trace_pt *t = synth_trace(&s, 0.1, 0.02, 0.03, 0.8, seed, 0, &n);
+		struct fill_params p;
+		fill_params_default(&p);
+		struct fill_result r;
+		struct sb_err e;
+		CHECK(fill_analyze(t, n, &p, &r, &e) == 0);
+		check_whole_pass(t, n, &r);
+		CHECK(r.has_cache);
+		CHECK_REL(r.cache_bytes, 11 * GB, 0.01);
+		CHECK(r.nstages == 3);
+		if (r.nstages == 3) {
+			CHECK_NEAR(r.stages[2].start_bytes, 677 * GB, 20 * GB);
+			CHECK_REL(r.stages[1].mean, 3.75 * GB, 0.02);
+			CHECK_REL(r.stages[2].mean, 3.89 * GB, 0.02);
+		}
+		free(t);
+	}
+	free(s.segs);
+}
+
+TEST(fill_flat_drives_have_no_cache)
+{
+	struct fill_params p;
+	fill_params_default(&p);
+	struct sb_err e;
+	struct fill_result r;
+	size_t n;
+	/* Optane-like: flat 2.31 GB/s, 1 % noise */
+	struct synth s = { 0 };
+	synth_add_bytes(&s, 2.31 * GB, 375 * GB);
+	struct trace_pt *t = synth_trace(&s, 0.1, 0.02, 0.01, 0.8, 5, 0, &n);
+	CHECK(fill_analyze(t, n, &p, &r, &e) == 0);
+	CHECK(!r.has_cache && r.nstages == 1);
+	CHECK(r.nlevels == 1 && fabs(r.levels[0].rate / (2.31 * GB) - 1) < 0.02);
+	free(t);
+	free(s.segs);
+	/* Micron-like: 540 MB/s, a 90 ms flush every 4 s */
+	s = (struct synth){ 0 };
+	for (int i = 0; i < 480; i++) {
+		synth_add(&s, 0.54 * GB, 3.91);
+		synth_add(&s, 0, 0.09);
+	}
+	t = synth_trace(&s, 0.1, 0.02, 0.01, 0.5, 6, 0, &n);
+	CHECK(fill_analyze(t, n, &p, &r, &e) == 0);
+	CHECK(!r.has_cache);
+	check_whole_pass(t, n, &r);
+	free(t);
+	free(s.segs);
+	/* PM1725-like: 1.79 GB/s with 20 % noise */
+	s = (struct synth){ 0 };
+	synth_add_bytes(&s, 1.79 * GB, 600 * GB);
+	t = synth_trace(&s, 0.1, 0.02, 0.20, 0.8, 7, 0, &n);
+	CHECK(fill_analyze(t, n, &p, &r, &e) == 0);
+	CHECK(!r.has_cache);
+	free(t);
+	free(s.segs);
+}
+
+TEST(fill_qlc_cache_then_stalls)
+{
+	/* P1-like: 140 GB at 1.65 GB/s, then 0.3 s bursts and ~4.5 s stalls
+	   at almost nothing: a low true average hidden by the bursts */
+	struct synth s = { 0 };
+	synth_add_bytes(&s, 1.65 * GB, 140 * GB);
+	for (int i = 0; i < 200; i++) {
+		synth_add(&s, 1.65 * GB, 0.3);
+		synth_add(&s, 0.01 * GB, 4.5);
+	}
+	size_t n;
+	struct trace_pt *t = synth_trace(&s, 0.1, 0.02, 0.04, 0.5, 8, 0, &n);
+	struct fill_params p;
+	fill_params_default(&p);
+	struct fill_result r;
+	struct sb_err e;
+	CHECK(fill_analyze(t, n, &p, &r, &e) == 0);
+	CHECK(r.has_cache);
+	CHECK_REL(r.cache_bytes, 140 * GB, 0.01);
+	CHECK_REL(r.post.mean, (1.65 * 0.3 + 0.01 * 4.5) / 4.8 * GB, 0.03);
+	CHECK(r.below_half_share > 0.5);
+	check_whole_pass(t, n, &r);
+	free(t);
+	free(s.segs);
+}
+
+TEST(fill_reclaim_minute_with_known_speed)
+{
+	/* 7 GB regained: half a second at cache speed, then direct */
+	struct synth s = { 0 };
+	synth_add_bytes(&s, 14.1 * GB, 7 * GB);
+	synth_add(&s, 3.94 * GB, 59.5);
+	size_t n, end;
+	struct trace_pt *t = synth_trace(&s, 0.1, 0.02, 0.03, 0.8, 9, 0, &n);
+	struct fill_params p;
+	fill_params_default(&p);
+	p.ref_speed = 14.1 * GB;
+	double bytes;
+	struct sb_err e;
+	CHECK(fill_find_cache(t, n, &p, &end, &bytes, &e) == 0);
+	CHECK(end > 0);
+	CHECK_NEAR(bytes, 7 * GB, 0.4 * GB);
+	free(t);
+	free(s.segs);
+}
+
+TEST(fill_bad_input)
+{
+	struct fill_params p;
+	fill_params_default(&p);
+	struct fill_result r;
+	struct sb_err e;
+	CHECK(fill_analyze(NULL, 0, &p, &r, &e) == -1 && strstr(e.msg, "empty"));
+	struct trace_pt t[2] = { { 100, 5, 1 }, { 0, 5, 1 } };
+	CHECK(fill_analyze(t, 2, &p, &r, &e) == -1 && strstr(e.msg, "zero duration"));
+	t[1].ns = 100;
+	p.drop_frac = 1.5;
+	CHECK(fill_analyze(t, 2, &p, &r, &e) == -1 && strstr(e.msg, "drop fraction"));
+}
+
+TEST(fill_levels_of_a_known_mixture)
+{
+	/* three levels with 5 % noise and unequal shares */
+	struct rng r;
+	rng_seed(&r, 77);
+	size_t n = 20000;
+	double *v = malloc(n * sizeof *v);
+	static const double lv[3] = { 500e6, 1200e6, 3000e6 };
+	for (size_t i = 0; i < n; i++) {
+		int k = i % 10 < 2 ? 0 : i % 10 < 6 ? 1 : 2;
+		v[i] = lv[k] * (1 + 0.05 * synth_gauss(&r));
+	}
+	struct fill_level out[8];
+	size_t nl = fill_levels(v, NULL, n, 0.03, 0.03, out, 8);
+	CHECK(nl == 3);
+	for (size_t i = 0; i < nl && i < 3; i++)
+		CHECK_REL(out[i].rate, lv[2 - i], 0.02);
+	if (nl == 3) {
+		CHECK_NEAR(out[0].time_share, 0.4, 0.02);
+		CHECK_NEAR(out[1].time_share, 0.4, 0.02);
+		CHECK_NEAR(out[2].time_share, 0.2, 0.02);
+	}
+	free(v);
+}
+
+CHECK_MAIN("analysis_fill")

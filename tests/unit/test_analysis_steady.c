@@ -1,0 +1,214 @@
+/* Steady state: the O(1) online detector against a direct O(n w)
+   transcription of each rule, on random and constructed traces. */
+#include "check.h"
+
+#include "analysis/steady.h"
+#include "common/rng.h"
+
+/* The rule as written: every window from scratch, centred least squares in
+   long double.  Returns whether the window ending at `end` holds. */
+static bool direct_rule(const uint64_t *y, size_t end, size_t w,
+			const struct ss_params *p)
+{
+	size_t first = end + 1 - w;
+	long double sum = 0, mx = (long double)(w - 1) / 2, sxx = 0, sxy = 0;
+	uint64_t hi = y[first], lo = y[first];
+	for (size_t i = first; i <= end; i++) {
+		sum += y[i];
+		if (y[i] > hi)
+			hi = y[i];
+		if (y[i] < lo)
+			lo = y[i];
+	}
+	long double mean = sum / w;
+	if (sum == 0)
+		return false;
+	for (size_t i = first; i <= end; i++) {
+		long double x = (long double)(i - first) - mx;
+		sxx += x * x;
+		sxy += x * ((long double)y[i] - mean);
+	}
+	long double slope_pct = 100 * (sxy / sxx) / mean;
+	if (p->rule == SS_FIO_SLOPE)
+		return fabsl(slope_pct) < p->slope_limit_pct;
+	return 100 * (long double)(hi - lo) / mean <= p->excursion_limit_pct &&
+	       fabsl(slope_pct) * (w - 1) <= p->slope_limit_pct;
+}
+
+/* Feed t through the detector; every window's verdict must equal the
+   direct rule's, and the result must name the first steady one. */
+static void agree(const struct trace_pt *t, size_t n, const struct ss_params *p,
+		  long *first_steady)
+{
+	struct sb_err e;
+	struct ss_detector *d;
+	CHECK(ss_new(p, &d, &e) == 0);
+	size_t w = (size_t)(p->window_s / p->interval_s + 1e-9);
+	uint64_t *y = malloc(n * sizeof *y), bytes = 0;
+	long first = -1;
+	size_t mismatches = 0;
+	for (size_t i = 0; i < n; i++) {
+		y[i] = trace_count(&t[i], p->metric);
+		bytes += t[i].bytes;
+		bool got = ss_push(d, &t[i]);
+		bool want = i + 1 >= w && bytes >= p->min_bytes &&
+			    direct_rule(y, i, w, p);
+		if (got != want && mismatches++ < 5)
+			CHECK_FAIL("window ending %zu: detector %d, rule %d", i,
+				   got, want);
+		if (want && first < 0)
+			first = (long)i;
+	}
+	struct ss_result r;
+	ss_result(d, &r);
+	CHECK(r.reached == (first >= 0));
+	if (first >= 0)
+		CHECK_EQ_U64(r.index, (uint64_t)first);
+	CHECK_EQ_STR(r.rule, ss_rule_name(p->rule));
+	/* offline on the stored trace: the same verdict */
+	struct ss_result off;
+	CHECK(ss_analyze(t, n, p, &off, &e) == 0);
+	CHECK(off.reached == r.reached && off.index == r.index);
+	*first_steady = first;
+	ss_free(d);
+	free(y);
+}
+
+/* A trace that settles: exponential approach to a level, noise, jitter in
+   the slice length, and occasional dips. */
+static struct trace_pt *settling_trace(struct rng *r, size_t n, double noise,
+				       double tau)
+{
+	struct trace_pt *t = malloc(n * sizeof *t);
+	double level = 2e5 + rng_unit(r) * 1e6;
+	for (size_t i = 0; i < n; i++) {
+		double v = level * (1 + 3 * exp(-(double)i / tau));
+		v *= 1 + noise * (2 * rng_unit(r) - 1);
+		if (rng_below(r, 3000) == 0)
+			v *= 0.3;
+		t[i].ns = 100000000 + rng_below(r, 2000000);
+		t[i].ios = (uint64_t)v;
+		t[i].bytes = t[i].ios * 4096;
+	}
+	return t;
+}
+
+TEST(steady_fio_and_snia_agree_with_direct_rules_on_random_traces)
+{
+	struct rng r;
+	rng_seed(&r, 2024);
+	int reached[2] = { 0, 0 };
+	for (int trial = 0; trial < 24; trial++) {
+		size_t n = 1500 + rng_below(&r, 1500);
+		double noise = 0.02 + (trial % 2 ? 0.06 : 0.3) * rng_unit(&r);
+		struct trace_pt *t = settling_trace(&r, n, noise,
+						    50 + rng_below(&r, 400));
+		for (int rule = 0; rule < 2; rule++) {
+			struct ss_params p;
+			ss_params_default(&p);
+			p.rule = rule ? SS_SNIA : SS_FIO_SLOPE;
+			p.metric = trial % 2 ? TRACE_IOPS : TRACE_BW;
+			p.window_s = 5 + (double)rng_below(&r, 30);
+			if (trial % 3 == 0)
+				p.slope_limit_pct = rule ? 10 : 0.05;
+			if (trial % 5 == 0)
+				p.min_bytes = t[0].bytes * 300;
+			long first;
+			agree(t, n, &p, &first);
+			reached[rule] += first >= 0;
+		}
+		free(t);
+	}
+	/* the traces were built to settle: most must reach it, so the test
+	   exercises both verdicts */
+	CHECK(reached[0] > 12);
+	CHECK(reached[1] > 6);
+}
+
+TEST(steady_constructed_traces)
+{
+	struct sb_err e;
+	struct ss_params p;
+	ss_params_default(&p);
+	p.window_s = 3;		/* 30 samples */
+	size_t n = 200;
+	struct trace_pt t[200];
+	/* constant: steady at the first full window, value exact */
+	for (size_t i = 0; i < n; i++)
+		t[i] = (struct trace_pt){ 100000000, 1000000, 250 };
+	for (int rule = 0; rule < 2; rule++) {
+		p.rule = rule ? SS_SNIA : SS_FIO_SLOPE;
+		struct ss_result res;
+		CHECK(ss_analyze(t, n, &p, &res, &e) == 0);
+		CHECK(res.reached && res.index == 29);
+		CHECK_NEAR(res.value, 1e7, 1e-6);
+		CHECK_NEAR(res.seconds, 3.0, 1e-9);
+	}
+	/* a ramp of 2 % of the mean per sample: fio at limit 10 % calls it
+	   steady (its rule is loose), SNIA never (fit excursion 58 %) */
+	for (size_t i = 0; i < n; i++)
+		t[i].bytes = 1000000 + 20000 * i;
+	long first;
+	p.rule = SS_FIO_SLOPE;
+	agree(t, n, &p, &first);
+	CHECK(first == 29);
+	p.slope_limit_pct = 0.5;	/* slope/mean falls below 0.5 % at mean 4e6 */
+	agree(t, n, &p, &first);
+	/* slope 20000 / mean (1e6 + 20000 (i - 14.5)) < 0.005  <=>  i > 164.5 */
+	CHECK(first == 165);
+	p.rule = SS_SNIA;
+	p.slope_limit_pct = 10;
+	agree(t, n, &p, &first);
+	CHECK(first == -1);
+	/* alternating +-15 %: no slope but data excursion 30 % > 20 % */
+	for (size_t i = 0; i < n; i++)
+		t[i].bytes = i % 2 ? 1150000 : 850000;
+	agree(t, n, &p, &first);
+	CHECK(first == -1);
+	p.rule = SS_FIO_SLOPE;
+	agree(t, n, &p, &first);
+	CHECK(first == 29);
+	/* all zero: never steady, no division by zero */
+	for (size_t i = 0; i < n; i++)
+		t[i].bytes = 0;
+	agree(t, n, &p, &first);
+	CHECK(first == -1);
+}
+
+TEST(steady_online_drive_writes_and_bad_params)
+{
+	struct sb_err e;
+	struct ss_params p;
+	ss_params_default(&p);
+	p.capacity_bytes = 1000000000;
+	p.min_bytes = 2 * p.capacity_bytes;
+	p.window_s = 10;	/* 100 samples, full long before 2 GB */
+	struct ss_detector *d;
+	CHECK(ss_new(&p, &d, &e) == 0);
+	struct trace_pt pt = { 100000000, 10000000, 0 };	/* 100 MB/s */
+	size_t i = 0;
+	while (!ss_push(d, &pt))
+		i++;
+	/* 2 GB at 10 MB a sample: sample 199 is the first allowed */
+	CHECK_EQ_U64(i, 199);
+	struct ss_result r;
+	ss_result(d, &r);
+	CHECK_NEAR(r.drive_writes, 2.0, 1e-12);
+	CHECK_NEAR(r.seconds, 20.0, 1e-9);
+	CHECK_NEAR(r.value, 1e8, 1e-3);
+	ss_free(d);
+
+	p.window_s = 0.1;
+	CHECK(ss_new(&p, &d, &e) == -1 && strstr(e.msg, "window"));
+	ss_params_default(&p);
+	p.slope_limit_pct = 0;
+	CHECK(ss_new(&p, &d, &e) == -1 && strstr(e.msg, "limit"));
+	enum ss_rule rule;
+	CHECK(ss_rule_parse("iops_slope", &rule, &e) == 0 && rule == SS_FIO_SLOPE);
+	CHECK(ss_rule_parse("snia", &rule, &e) == 0 && rule == SS_SNIA);
+	CHECK(ss_rule_parse("bogus", &rule, &e) == -1 && strstr(e.msg, "bogus"));
+	struct trace_pt z = { 0, 1, 1 };
+	CHECK(ss_analyze(&z, 1, &p, &r, &e) == -1 && strstr(e.msg, "zero duration"));
+}
+
+CHECK_MAIN("analysis_steady")

@@ -1,0 +1,303 @@
+/* Plans: presets carry the methodology's numbers, settings and plan files
+   change them, bad input is refused with where and why, the canonical text
+   rebuilds the same plan, and estimates follow from the parameters. */
+#include "check.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+#include "suite/plan.h"
+
+#define GiB (1024ull * 1024 * 1024)
+#define MiB (1024ull * 1024)
+#define NS 1000000000ull
+
+static struct plan plan;	/* large: keep it off the stack */
+static struct plan other;
+
+static const struct plan_target big = { 2000ull * 1000 * 1000 * 1000, 512, false, false, true, 1ull << 30 };
+static const struct plan_target small = { 256 * MiB, 512, false, false, true, 1ull << 30 };
+
+static bool contains(const char *hay, const char *needle)
+{
+	if (!strstr(hay, needle)) {
+		fprintf(stderr, "  message \"%s\" lacks \"%s\"\n", hay, needle);
+		return false;
+	}
+	return true;
+}
+
+TEST(presets_have_the_methodology_steps)
+{
+	struct sb_err e;
+	CHECK(plan_init(&plan, "full", &e) == 0);
+	CHECK_EQ_U64(plan.nsteps, 17);
+	CHECK_EQ_STR(plan.steps[0].name, "purge");
+	CHECK_EQ_STR(plan.steps[2].name, "fill");
+	CHECK_EQ_STR(plan.steps[7].name, "reclaim");
+	CHECK_EQ_STR(plan.steps[8].name, "essd_purge");
+	CHECK_EQ_STR(plan.steps[16].name, "boot");
+	CHECK(plan_init(&plan, "cssd", &e) == 0);
+	CHECK_EQ_U64(plan.nsteps, 8);
+	CHECK(plan_init(&plan, "essd", &e) == 0);
+	CHECK_EQ_U64(plan.nsteps, 9);
+	CHECK_EQ_STR(plan.steps[0].name, "essd_purge");
+	CHECK(plan_init(&plan, "quick", &e) == 0);
+	CHECK_EQ_U64(plan.nsteps, 17);
+	CHECK(plan_init(&plan, "fast", &e) == -1);
+	CHECK(contains(e.msg, "unknown preset 'fast'"));
+	CHECK(contains(e.msg, "cssd, essd, full, quick"));
+}
+
+TEST(full_preset_has_the_reviewers_numbers)
+{
+	struct sb_err e;
+	CHECK(plan_init(&plan, "full", &e) == 0);
+	const struct plan_step *f = plan_find(&plan, "fill");
+	CHECK_EQ_U64(step_u64(f, "passes"), 2);
+	CHECK_EQ_U64(step_u64(f, "bs"), 128 * 1024);
+	CHECK_EQ_U64(step_u64(f, "qd"), 256);
+	CHECK_EQ_U64(step_amount(f, "share", 1000000, 1), 1000000);
+	CHECK_EQ_U64(step_u64(f, "rest"), 300 * NS);
+
+	const struct plan_step *r = plan_find(&plan, "rw_ratio");
+	const struct param_value *pcts = step_param(r, "read_pcts");
+	CHECK_EQ_U64(pcts->n, 11);
+	CHECK_EQ_U64(pcts->ulist[10], 100);
+	CHECK_NEAR(step_param(r, "weights")->dlist[0], 0.80, 1e-12);
+	CHECK_NEAR(step_param(r, "weights")->dlist[2], 0.05, 1e-12);
+	CHECK_EQ_U64(step_u64(r, "min_runs"), 5);
+	CHECK_EQ_U64(step_u64(r, "max_runs"), 10);
+	CHECK_NEAR(step_double(r, "rse"), 5.0, 1e-12);
+	CHECK_EQ_U64(step_amount(r, "span", 1ull << 40, 1), 8 * GiB);
+
+	const struct param_value *idles = step_param(plan_find(&plan, "reclaim"), "idles");
+	CHECK_EQ_U64(idles->n, 7);
+	CHECK_EQ_U64(idles->ulist[0], 5 * NS);
+	CHECK_EQ_U64(idles->ulist[6], 240 * NS);
+
+	const struct plan_step *s = plan_find(&plan, "seq_precond");
+	CHECK_NEAR(step_double(s, "min_writes"), 2, 0);
+	CHECK_NEAR(step_double(s, "max_writes"), 23, 0);
+	CHECK_EQ_U64(step_u64(s, "window"), 30 * NS);
+	CHECK_NEAR(step_double(s, "slope_tol"), 10, 0);
+	CHECK_EQ_U64(step_u64(s, "rest"), 0);	/* eSSD: no rest */
+
+	const struct plan_step *sw = plan_find(&plan, "rnd_sweeps");
+	CHECK_EQ_U64(step_param(sw, "qds")->n, 9);
+	CHECK_EQ_U64(step_param(sw, "qds")->ulist[8], 256);
+	CHECK_EQ_U64(step_u64(sw, "ramp"), 30 * NS);
+	CHECK_EQ_U64(step_u64(sw, "time"), 300 * NS);
+
+	const struct plan_step *b = plan_find(&plan, "boot");
+	CHECK_EQ_U64(step_u64(b, "pass_iops"), 60000);
+	CHECK_EQ_U64(step_u64(b, "p99"), 10 * 1000000ull);
+	CHECK_EQ_U64(step_u64(b, "writer_rate"), 15 * MiB);
+	CHECK_EQ_U64(step_u64(b, "n_max"), 256);
+	CHECK(!step_enabled(plan_find(&plan, "iu_sweeps")));
+	CHECK_EQ_U64(suite_param(&plan, "interval")->u, 100000000ull);
+	CHECK(plan_check(&plan, &big, &e) == 0);
+}
+
+TEST(settings_change_values_and_refuse_bad_ones)
+{
+	struct sb_err e;
+	CHECK(plan_init(&plan, "full", &e) == 0);
+	CHECK(plan_set(&plan, "fill.share=25%", "--set", &e) == 0);
+	CHECK_EQ_U64(step_amount(plan_find(&plan, "fill"), "share", 1000, 1), 250);
+	CHECK(plan_set(&plan, "reclaim.idles=1m,2m", "--set", &e) == 0);
+	CHECK_EQ_U64(step_param(plan_find(&plan, "reclaim"), "idles")->ulist[1], 120 * NS);
+
+	CHECK(plan_set(&plan, "fil.share=25%", "--set", &e) == -1);
+	CHECK(contains(e.msg, "unknown step 'fil'"));
+	CHECK(plan_set(&plan, "fill.shares=25%", "--set", &e) == -1);
+	CHECK(contains(e.msg, "no parameter 'shares'"));
+	CHECK(contains(e.msg, "share"));
+	CHECK(plan_set(&plan, "fill.share=125%", "--set", &e) == -1);
+	CHECK(contains(e.msg, "125%"));
+	CHECK(plan_set(&plan, "fill.qd=0", "--set", &e) == -1);
+	CHECK(contains(e.msg, "out of range"));
+	CHECK(plan_set(&plan, "fill.bs=huge", "--set", &e) == -1);
+	CHECK(contains(e.msg, "not a size"));
+	CHECK(plan_set(&plan, "seq_precond.rule=magic", "--set", &e) == -1);
+	CHECK(contains(e.msg, "slope|snia"));
+	CHECK(plan_set(&plan, "rw_ratio.read_pcts=0,10,101", "--set", &e) == -1);
+	CHECK(contains(e.msg, "101"));
+	CHECK(plan_set(&plan, "fill.enabled=maybe", "--set", &e) == -1);
+	CHECK(plan_set(&plan, "fill", "--set", &e) == -1);
+	CHECK(contains(e.msg, "STEP.KEY=VALUE"));
+	CHECK(plan_set(&plan, "suite.speed=3", "--set", &e) == -1);
+	/* A failed setting leaves the old value. */
+	CHECK_EQ_U64(step_u64(plan_find(&plan, "fill"), "qd"), 256);
+	/* A step of the other half is known but not in this preset. */
+	CHECK(plan_init(&plan, "cssd", &e) == 0);
+	CHECK(plan_set(&plan, "boot.n_max=8", "--set", &e) == -1);
+	CHECK(contains(e.msg, "not in preset cssd"));
+}
+
+TEST(plan_file_errors_name_file_line_and_reason)
+{
+	struct sb_err e;
+	CHECK(plan_init(&plan, "full", &e) == 0);
+	CHECK(plan_read_text(&plan, "p.ini",
+			     "# 90 % variant\n[fill]\npasses=2 share=90%  ; comment\n\n"
+			     "[suite] interval=200ms\n[reclaim]\nidles=10s,1m\n", &e) == 0);
+	CHECK_NEAR(step_param(plan_find(&plan, "fill"), "share")->d, 90, 0);
+	CHECK_EQ_U64(suite_param(&plan, "interval")->u, 200000000ull);
+	CHECK_EQ_STR(step_param(plan_find(&plan, "fill"), "share")->origin, "p.ini:3");
+
+	CHECK(plan_read_text(&plan, "p.ini", "[fill]\npasses=2\n[bogus]\n", &e) == -1);
+	CHECK(contains(e.msg, "p.ini:3"));
+	CHECK(contains(e.msg, "unknown step 'bogus'"));
+	CHECK(plan_read_text(&plan, "p.ini", "[fill]\n\npases=2\n", &e) == -1);
+	CHECK(contains(e.msg, "p.ini:3"));
+	CHECK(contains(e.msg, "no parameter 'pases'"));
+	CHECK(plan_read_text(&plan, "p.ini", "[fill]\nqd=lots\n", &e) == -1);
+	CHECK(contains(e.msg, "p.ini:2"));
+	CHECK(contains(e.msg, "lots"));
+	CHECK(plan_read_text(&plan, "p.ini", "qd=1\n", &e) == -1);
+	CHECK(contains(e.msg, "before any [section]"));
+	CHECK(plan_read_text(&plan, "p.ini", "[fill\n", &e) == -1);
+	CHECK(contains(e.msg, "p.ini:1"));
+	CHECK(plan_read_text(&plan, "p.ini", "[fill]\nqd\n", &e) == -1);
+	CHECK(contains(e.msg, "not key=value"));
+
+	/* From a real file too. */
+	char path[] = "/tmp/ssdbench-plan-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("[rw_ratio]\nqds=1,2\n", f);
+	fclose(f);
+	CHECK(plan_read_file(&plan, path, &e) == 0);
+	/* Two queue depths, three weights: refused by the check, at the line. */
+	CHECK(plan_check(&plan, &big, &e) == -1);
+	CHECK(contains(e.msg, ":2"));
+	CHECK(contains(e.msg, path));
+	CHECK(contains(e.msg, "one weight per queue depth"));
+	unlink(path);
+	CHECK(plan_read_file(&plan, path, &e) == -1);
+	CHECK(contains(e.msg, path));
+}
+
+TEST(impossible_orders_are_refused)
+{
+	struct sb_err e;
+	CHECK(plan_init(&plan, "full", &e) == 0);
+	CHECK(plan_read_text(&plan, "o.ini", "[suite]\nsteps=purge,active_range,fill\n", &e) == 0);
+	CHECK(plan_check(&plan, &big, &e) == -1);
+	CHECK(contains(e.msg, "o.ini:2"));
+	CHECK(contains(e.msg, "impossible order: active_range needs fill"));
+
+	CHECK(plan_init(&plan, "full", &e) == 0);
+	CHECK(plan_set(&plan, "suite.steps=fill,cssd_precond,active_range", "--set", &e) == 0);
+	CHECK(plan_check(&plan, &big, &e) == -1);
+	CHECK(contains(e.msg, "cssd_precond erases the drive"));
+
+	CHECK(plan_init(&plan, "full", &e) == 0);
+	CHECK(plan_set(&plan, "suite.steps=fill,fill", "--set", &e) == -1);
+	CHECK(contains(e.msg, "listed twice"));
+	CHECK(plan_set(&plan, "suite.steps=fill,nope", "--set", &e) == -1);
+	CHECK(contains(e.msg, "unknown step 'nope'"));
+
+	/* A reorder that keeps what each step needs is fine. */
+	CHECK(plan_init(&plan, "full", &e) == 0);
+	CHECK(plan_set(&plan, "suite.steps=essd_purge,seq_precond,rnd_precond,rnd_sweeps,seq_sweeps", "--set", &e) == 0);
+	CHECK(plan_check(&plan, &big, &e) == 0);
+	CHECK_EQ_STR(plan.steps[4].name, "seq_sweeps");
+	CHECK(!step_enabled(plan_find(&plan, "fill")));
+}
+
+TEST(only_keeps_the_listed_steps)
+{
+	struct sb_err e;
+	CHECK(plan_init(&plan, "full", &e) == 0);
+	CHECK(plan_only(&plan, "reclaim,fill", &e) == 0);
+	uint32_t on = 0;
+	for (uint32_t i = 0; i < plan.nsteps; i++)
+		on += step_enabled(&plan.steps[i]);
+	CHECK_EQ_U64(on, 2);
+	CHECK(step_enabled(plan_find(&plan, "fill")));
+	/* --only keeps the methodology's order. */
+	CHECK_EQ_STR(plan.steps[2].name, "fill");
+	/* active_range alone: its fill was run before, by the user's choice. */
+	CHECK(plan_init(&plan, "full", &e) == 0);
+	CHECK(plan_only(&plan, "active_range", &e) == 0);
+	CHECK(plan_check(&plan, &big, &e) == 0);
+	CHECK(plan_only(&plan, "fil", &e) == -1);
+	CHECK(contains(e.msg, "--only"));
+}
+
+TEST(target_checks)
+{
+	struct sb_err e;
+	/* The reviewer's 8 GiB region does not fit a 256 MiB target. */
+	CHECK(plan_init(&plan, "full", &e) == 0);
+	CHECK(plan_check(&plan, &small, &e) == -1);
+	CHECK(contains(e.msg, "larger than the target"));
+	/* quick fits it. */
+	CHECK(plan_init(&plan, "quick", &e) == 0);
+	CHECK(plan_check(&plan, &small, &e) == 0);
+	/* A block size the target cannot do. */
+	struct plan_target t4k = small;
+	t4k.logical_block = 4096;
+	CHECK(plan_set(&plan, "fill.bs=6KiB", "--set", &e) == 0);
+	CHECK(plan_check(&plan, &t4k, &e) == -1);
+	CHECK(contains(e.msg, "4096 B logical block"));
+	/* 512 B reads are skipped, not refused, on a 4 KiB target. */
+	CHECK(plan_set(&plan, "fill.bs=8KiB", "--set", &e) == 0);
+	CHECK(plan_check(&plan, &t4k, &e) == 0);
+	char why[128];
+	CHECK(plan_step_skip_reason(plan_find(&plan, "ai_sweep"), &t4k, why, sizeof why) != NULL);
+	CHECK(plan_step_skip_reason(plan_find(&plan, "rnd_sweeps"), &t4k, why, sizeof why) == NULL);
+	CHECK(plan_set(&plan, "rnd_precond.min_writes=5", "--set", &e) == 0);
+	CHECK(plan_check(&plan, &small, &e) == -1);
+	CHECK(contains(e.msg, "min_writes"));
+}
+
+TEST(canonical_text_rebuilds_the_same_plan)
+{
+	struct sb_err e;
+	CHECK(plan_init(&plan, "quick", &e) == 0);
+	CHECK(plan_set(&plan, "fill.share=33%", "--set", &e) == 0);
+	CHECK(plan_set(&plan, "suite.steps=purge,fill,active_range", "--set", &e) == 0);
+	char *a = plan_canonical(&plan);
+	CHECK(plan_from_canonical(&other, a, &e) == 0);
+	char *b = plan_canonical(&other);
+	CHECK_EQ_STR(a, b);
+	CHECK(strstr(a, "fill.share=33%\n") != NULL);
+	CHECK_EQ_STR(other.preset, "quick");
+	CHECK(!step_enabled(plan_find(&other, "reclaim")));
+	CHECK_NEAR(step_param(plan_find(&other, "fill"), "share")->d, 33, 0);
+	free(a);
+	free(b);
+	CHECK(plan_from_canonical(&other, "fill.qd=1\n", &e) == -1);
+	CHECK(plan_from_canonical(&other, "preset=full\nfill.qd=zero\n", &e) == -1);
+	CHECK(contains(e.msg, "stored plan, line 2"));
+}
+
+TEST(estimates_follow_the_parameters)
+{
+	struct sb_err e;
+	struct step_estimate est;
+	struct plan_target t = { 100ull * GiB, 512, false, false, true, 1ull * GiB };
+	CHECK(plan_init(&plan, "full", &e) == 0);
+	/* Fill: 2 x 100 GiB at 1 GiB/s, 15 min between passes, 5 min after. */
+	plan_estimate_step(plan_find(&plan, "fill"), &t, &est);
+	CHECK_EQ_U64(est.bytes_written, 200 * GiB);
+	CHECK_NEAR(est.seconds, 200 + 900 + 300, 1e-6);
+	/* SEQ sweeps: 3 mixes x 9 QDs x (30 s + 5 min); time-bound, exact. */
+	plan_estimate_step(plan_find(&plan, "seq_sweeps"), &t, &est);
+	CHECK_NEAR(est.seconds, 3 * 9 * 330, 1e-6);
+	CHECK(est.exact);
+	/* Steady state: 2 to 23 drive-writes. */
+	plan_estimate_step(plan_find(&plan, "rnd_precond"), &t, &est);
+	CHECK_EQ_U64(est.bytes_written, 200 * GiB);
+	CHECK_EQ_U64(est.bytes_written_max, 2300 * GiB);
+	/* Reclaim: 7 cycles of purge, 50 GiB, idle, 1 min. */
+	plan_estimate_step(plan_find(&plan, "reclaim"), &t, &est);
+	CHECK_NEAR(est.seconds, 7 * (10 + 50 + 60) + (5 + 10 + 15 + 30 + 60 + 120 + 240) + 300, 1e-6);
+	CHECK_EQ_U64(est.bytes_written, 7 * (50 * GiB + 60 * GiB));
+}
+
+CHECK_MAIN("plan")
