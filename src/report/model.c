@@ -60,12 +60,19 @@ const struct rpt_metric *rpt_metric(const struct rpt_run *r, const char *key)
 	return NULL;
 }
 
-bool rpt_has_step(const struct rpt_run *r, const char *step)
+const struct rpt_step *rpt_step(const struct rpt_run *r, const char *step)
 {
 	for (size_t i = 0; i < r->nsteps; i++)
-		if (!strcmp(r->steps[i], step))
-			return true;
-	return false;
+		if (!strcmp(r->steps[i].name, step))
+			return &r->steps[i];
+	return NULL;
+}
+
+bool rpt_step_param(const struct rpt_run *r, const char *step,
+		    const char *key, char *buf, size_t len)
+{
+	const struct rpt_step *s = rpt_step(r, step);
+	return s && json_get_text(s->params_json, key, buf, len);
 }
 
 const struct rpt_workload *rpt_find(const struct rpt_run *r, const char *step,
@@ -171,4 +178,26 @@ void rpt_spec_parse(struct rpt_spec *s, const char *spec_json,
 	s->sync = json_get_member(spec_json, "sync", &m) &&
 		  !strcmp(m.value, "true");
 	spec_from_name(s, name ? name : "");
+}
+
+struct trace_pt *rpt_trace(const struct rpt_workload *w, size_t *n)
+{
+	*n = 0;
+	struct trace_pt *t = malloc((w->npts ? w->npts : 1) * sizeof(*t));
+	if (!t)
+		return NULL;
+	for (size_t i = 0; i < w->npts; i++) {
+		const struct rpt_point *p = &w->pts[i];
+		if (p->ramp || !p->dur_ns)
+			continue;
+		t[*n].ns = p->dur_ns;
+		t[*n].bytes = p->bytes[0] + p->bytes[1];
+		t[*n].ios = p->ios[0] + p->ios[1];
+		(*n)++;
+	}
+	if (!*n) {
+		free(t);
+		return NULL;
+	}
+	return t;
 }

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "analysis/trace.h"
 #include "common/hist.h"
 
 /*
@@ -40,12 +41,13 @@ double rpt_lat_at(const struct rpt_lat *l, double p);
 /* Fill `l` from a histogram in nanoseconds. */
 void rpt_lat_from_hist(struct rpt_lat *l, const struct lat_hist *h);
 
-/* One interval sample, reduced. */
+/* One interval sample, reduced; counts stay exact for the analysis. */
 struct rpt_point {
 	double t_s;		/* end of the interval, from the workload start */
 	double dur_s;
-	double bytes[2];	/* read, write */
-	double ios[2];
+	uint64_t dur_ns;
+	uint64_t bytes[2];	/* read, write */
+	uint64_t ios[2];
 	double lat_mean_us;	/* over both directions, 0 without I/O */
 	double lat_p99_us;	/* the larger of the directions' p99 */
 	bool ramp;
@@ -74,6 +76,12 @@ struct rpt_workload {
 	size_t npts;
 };
 
+struct rpt_step {
+	char name[64];		/* "seq_sweeps" */
+	char kind[32];		/* "sweep": from the step's parameters */
+	char *params_json;	/* the plan's settings of the step, or NULL */
+};
+
 struct rpt_metric {
 	char step[64];		/* "" when run-wide */
 	char key[128];
@@ -90,7 +98,7 @@ struct rpt_run {
 	char started_at[32], finished_at[32];
 	char *command_line, *host_json, *facts_json, *params_json;
 	uint64_t capacity;	/* bytes, from the target facts; 0 unknown */
-	char (*steps)[64];	/* step names in run order */
+	struct rpt_step *steps;	/* in run order, each name once */
 	size_t nsteps;
 	struct rpt_workload *wl;
 	size_t nwl;
@@ -105,7 +113,10 @@ void rpt_run_free(struct rpt_run *r);
 
 /* Lookups. */
 const struct rpt_metric *rpt_metric(const struct rpt_run *r, const char *key);
-bool rpt_has_step(const struct rpt_run *r, const char *step);
+const struct rpt_step *rpt_step(const struct rpt_run *r, const char *step);
+/* A step parameter's text ("0.80,0.15,0.05"); false if absent. */
+bool rpt_step_param(const struct rpt_run *r, const char *step,
+		    const char *key, char *buf, size_t len);
 /* The workload of `step` named `name`, NULL if none. */
 const struct rpt_workload *rpt_find(const struct rpt_run *r, const char *step,
 				    const char *name);
@@ -113,6 +124,13 @@ const struct rpt_workload *rpt_find(const struct rpt_run *r, const char *step,
 /* Totals of a workload over its measured time (ramp excluded). */
 double rpt_bw(const struct rpt_workload *w);	/* bytes/s, both directions */
 double rpt_iops(const struct rpt_workload *w);
+
+/*
+ * The measured (non-ramp) samples as the analysis library's trace: bytes
+ * and I/Os of both directions.  Caller frees; NULL with *n = 0 when the
+ * workload has no measured sample (or memory ran out).
+ */
+struct trace_pt *rpt_trace(const struct rpt_workload *w, size_t *n);
 
 /* Read the spec fields out of a workload's spec JSON (NULL if none),
    then fill the gaps from its name. */

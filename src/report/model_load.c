@@ -34,12 +34,13 @@ static void reduce_samples(struct rpt_workload *w,
 		const struct interval_sample *s = &smp[i];
 		struct rpt_point *p = &w->pts[i];
 		p->t_s = (double)s->t_end_ns / 1e9;
-		p->dur_s = (double)(s->t_end_ns - s->t_start_ns) / 1e9;
+		p->dur_ns = s->t_end_ns - s->t_start_ns;
+		p->dur_s = (double)p->dur_ns / 1e9;
 		p->ramp = s->ramp;
 		uint64_t ios = 0, sum = 0, p99 = 0;
 		for (int d = 0; d < 2; d++) {
-			p->bytes[d] = (double)s->dir[d].bytes;
-			p->ios[d] = (double)s->dir[d].ios;
+			p->bytes[d] = s->dir[d].bytes;
+			p->ios[d] = s->dir[d].ios;
 			ios += s->dir[d].ios;
 			sum += s->dir[d].lat_sum_ns;
 			if (s->dir[d].lat_p99_ns > p99)
@@ -217,9 +218,14 @@ int rpt_run_load(struct rpt_run *r, const char *path, int64_t run_id,
 			rc = sb_errno(e, ENOMEM, "steps");
 		for (size_t i = 0; !rc && i < nsteps; i++) {
 			/* A resumed step appears twice; list it once. */
-			if (rpt_has_step(r, steps[i].name))
+			if (rpt_step(r, steps[i].name))
 				continue;
-			copy_str(r->steps[r->nsteps++], 64, steps[i].name);
+			struct rpt_step *o = &r->steps[r->nsteps++];
+			copy_str(o->name, sizeof(o->name), steps[i].name);
+			if (!json_get_text(steps[i].params_json, "kind",
+					   o->kind, sizeof(o->kind)))
+				o->kind[0] = '\0';
+			o->params_json = dup_or_null(steps[i].params_json);
 		}
 	}
 	if (!rc)
@@ -241,6 +247,8 @@ void rpt_run_free(struct rpt_run *r)
 		free(r->wl[i].pts);
 	free(r->wl);
 	free(r->metrics);
+	for (size_t i = 0; i < r->nsteps; i++)
+		free(r->steps[i].params_json);
 	free(r->steps);
 	free(r->command_line);
 	free(r->host_json);

@@ -42,7 +42,7 @@ static const struct section sections[] = {
 
 static int draw_step(struct rctx *x, const char *step)
 {
-	const char *kind = step_kind(step);
+	const char *kind = step_kind(&x->runs[0], step);
 	page_h2(&x->pg, step[0] ? step : "workloads", step_title(step));
 	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
 		if (!strcmp(sections[i].kind, kind))
@@ -67,7 +67,7 @@ static void nav(struct rctx *x)
 	fputs("<nav><a href=\"#summary\">Summary</a><a href=\"#figures\">"
 	      "Figures</a><a href=\"#devices\">Devices</a>", f);
 	for (size_t i = 0; i < dut->nsteps; i++) {
-		fprintf(f, "<a href=\"#%s\">", dut->steps[i]);
+		fprintf(f, "<a href=\"#%s\">", dut->steps[i].name.name);
 		page_esc(f, step_title(dut->steps[i]));
 		fputs("</a>", f);
 	}
@@ -88,8 +88,8 @@ static int build(struct rctx *x)
 	if (has_plain_workloads(dut) && draw_step(x, ""))
 		return -1;
 	for (size_t i = 0; i < dut->nsteps; i++)
-		if (draw_step(x, dut->steps[i]))
-			return sb_err_wrap(x->e, "step %s", dut->steps[i]);
+		if (draw_step(x, dut->steps[i].name))
+			return sb_err_wrap(x->e, "step %s", dut->steps[i].name);
 	sec_metrics(x);
 	if (x->o->datasheet && sec_datasheet(x, x->o->datasheet, x->e))
 		return -1;

@@ -56,8 +56,9 @@ void match_runs(const struct rctx *x, const struct rpt_workload *w,
 size_t bufprintf(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* The kind of a step from its name ("seq_sweeps" -> "sweep"). */
-const char *step_kind(const char *step);
+/* The kind of a step: as its parameters say, else from its name
+   ("seq_sweeps" -> "sweep"). */
+const char *step_kind(const struct rpt_run *r, const char *step);
 /* A readable title for a step. */
 const char *step_title(const char *step);
 

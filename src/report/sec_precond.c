@@ -47,7 +47,7 @@ int sec_precond(struct rctx *x, const char *step)
 	else
 		fmt_rate(x, tailmean, endv, sizeof(endv));
 	char key[160], ss[160] = "";
-	bufprintf(key, sizeof(key), "%s.steady_reached", step);
+	bufprintf(key, sizeof(key), "%s.stopped_at_steady_state", step);
 	const struct rpt_metric *m = rpt_metric(&x->runs[0], key);
 	if (m)
 		bufprintf(ss, sizeof(ss), " Steady state %s (suite).",

@@ -5,8 +5,8 @@
  *
  * Which workloads are the timed writes: in each cycle the suite fills, then
  * idles, then writes; the fill is named with "fill", the write carries the
- * idle time in its name ("idle 30s", "after_idle_2m").  A write whose name
- * has no time is numbered by order instead, and the chart says "cycle".
+ * idle time in its name ("idle=5000 phase=write").  A write whose name has
+ * no time is numbered by order instead, and the chart says "cycle".
  */
 #include "report/report_int.h"
 #include "report/timeline.h"
@@ -23,9 +23,19 @@ struct probe {
 	char label[32];
 };
 
-/* The first "<number><unit>" in a name, in seconds. */
+/*
+ * The idle of a cycle in seconds: the suite names its writes
+ * "idle=<ms> phase=write"; other names may say "30s" or "2m".
+ */
 static double idle_from_name(const char *name)
 {
+	const char *kv = strstr(name, "idle=");
+	if (kv) {
+		char *end;
+		double ms = strtod(kv + 5, &end);
+		if (end != kv + 5)
+			return ms / 1000;
+	}
 	for (const char *p = name; *p; p++) {
 		if (*p < '0' || *p > '9' || (p > name && p[-1] >= '0' &&
 					      p[-1] <= '9') ||

@@ -6,6 +6,7 @@
 #include "report/report_int.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A workload's span in GiB: from its spec, else unknown (NaN). */
@@ -101,16 +102,9 @@ int sec_sync(struct rctx *x, const char *step)
  * The boot score is the suite's (a search over reader counts with pass
  * criteria); the report draws it and never re-derives it.
  */
-static bool boot_score(const struct rpt_run *r, const char *step, double *v,
-		       double *pass)
+static bool boot_score(const struct rpt_run *r, double *v)
 {
-	char key[160];
-	bufprintf(key, sizeof(key), "%s.score_iops", step);
-	const struct rpt_metric *m = rpt_metric(r, key);
-	bufprintf(key, sizeof(key), "%s.pass_iops", step);
-	const struct rpt_metric *p = rpt_metric(r, key);
-	if (p)
-		*pass = p->value;
+	const struct rpt_metric *m = rpt_metric(r, "boot.score_iops");
 	if (!m)
 		return false;
 	*v = m->value;
@@ -120,18 +114,28 @@ static bool boot_score(const struct rpt_run *r, const char *step, double *v,
 int sec_boot(struct rctx *x, const char *step)
 {
 	double v[RPT_MAX_RUNS], pass = 60000;
+	char text[64];
+	if (rpt_step_param(&x->runs[0], step, "pass_iops", text, sizeof(text)))
+		pass = strtod(text, NULL);
 	for (size_t r = 0; r < x->nruns; r++)
-		if (!boot_score(&x->runs[r], step, &v[r], &pass))
+		if (!boot_score(&x->runs[r], &v[r]))
 			v[r] = NAN;
 	if (!isfinite(v[0])) {
-		headline(x, step, "No boot score was stored (the suite stores "
-			 "it as %s.score_iops); the workloads follow.", step);
+		headline(x, step, "No boot score was stored (boot.score_iops); "
+			 "the workloads follow.");
 		return sec_generic(x, step);
 	}
 	char b[32], line[64];
-	headline(x, step, "Score %s: %s the %.0f read IOPS pass mark.",
-		 fmt_iops(v[0], b, 32), v[0] >= pass ? "passes" : "fails",
-		 pass);
+	const struct rpt_metric *ok = rpt_metric(&x->runs[0], "boot.pass");
+	const struct rpt_metric *nr = rpt_metric(&x->runs[0],
+						 "boot.score_readers");
+	char readers[48] = "";
+	if (nr)
+		bufprintf(readers, sizeof(readers), " with %.0f readers",
+			  nr->value);
+	headline(x, step, "Score %s%s: %s the %.0f read IOPS pass mark.",
+		 fmt_iops(v[0], b, 32), readers,
+		 (ok ? ok->value > 0 : v[0] >= pass) ? "passes" : "fails", pass);
 	struct figure *f = figure_add(x, step_title(step), "Boot score",
 				      "IOPS");
 	if (f)

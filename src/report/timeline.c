@@ -87,7 +87,7 @@ int timeline_chart(struct rctx *x, const struct tl_spec *t,
 		double written = 0;
 		for (size_t i = 0; i < w->npts && !rc; i++) {
 			const struct rpt_point *p = &w->pts[i];
-			written += p->bytes[1];
+			written += (double)p->bytes[1];
 			double xv = p->t_s;
 			if (t->axis == TL_WRITTEN)
 				xv = written / x->size_div;

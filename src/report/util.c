@@ -64,8 +64,11 @@ static const struct step_info *step_lookup(const char *step)
 	return NULL;
 }
 
-const char *step_kind(const char *step)
+const char *step_kind(const struct rpt_run *r, const char *step)
 {
+	const struct rpt_step *st = rpt_step(r, step);
+	if (st && st->kind[0])
+		return st->kind;
 	const struct step_info *s = step_lookup(step);
 	if (s)
 		return s->kind;
@@ -171,12 +174,12 @@ size_t step_workloads(const struct rpt_run *r, const char *step,
 
 double pt_bw(const struct rpt_point *p)
 {
-	return p->dur_s > 0 ? (p->bytes[0] + p->bytes[1]) / p->dur_s : 0;
+	return p->dur_s > 0 ? (double)(p->bytes[0] + p->bytes[1]) / p->dur_s : 0;
 }
 
 double pt_iops(const struct rpt_point *p)
 {
-	return p->dur_s > 0 ? (p->ios[0] + p->ios[1]) / p->dur_s : 0;
+	return p->dur_s > 0 ? (double)(p->ios[0] + p->ios[1]) / p->dur_s : 0;
 }
 
 static int cmp_double(const void *a, const void *b)
