@@ -91,6 +91,7 @@ static int open_file(const char *path, const struct open_opts *o, int *fd,
 	int flags = (o->write ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC;
 	if (o->create_size)
 		flags |= O_CREAT;
+	bool existed = access(path, F_OK) == 0;
 	*fd = open(path, flags, 0644);
 	if (*fd >= 0)
 		return 0;
@@ -100,6 +101,8 @@ static int open_file(const char *path, const struct open_opts *o, int *fd,
 		int probe = open(path, flags & ~O_DIRECT, 0644);
 		if (probe >= 0) {
 			close(probe);
+			if (!existed)
+				unlink(path);	/* the failed open created it */
 			return sb_errf(e, "%s: the filesystem does not support O_DIRECT "
 				       "(direct I/O is needed to measure the device, not the page cache)",
 				       path);

@@ -58,7 +58,9 @@ static void finish_jobs(struct driver *d)
 }
 
 /*
- * Close every interval that ended by time t, in lockstep over the jobs:
+ * Close every interval that ended before time t, in lockstep over the jobs
+ * (intervals are (start, end]: a completion exactly at a boundary belongs
+ * to the interval it ends, which keeps virtual-time counts exact):
  * all of them publish interval i before any publishes i + 1.  A publish
  * waits when the collector is IVL_RING intervals behind, and the collector
  * needs interval i of every job of a workload; lockstep guarantees that a
@@ -71,7 +73,7 @@ static void advance_intervals(struct driver *d, uint64_t t)
 		for (uint32_t i = 0; i < d->njobs; i++)
 			if (!d->jobs[i]->done && d->jobs[i]->next_boundary < b)
 				b = d->jobs[i]->next_boundary;
-		if (b > t)
+		if (b >= t)
 			return;
 		for (uint32_t i = 0; i < d->njobs; i++)
 			if (!d->jobs[i]->done && d->jobs[i]->next_boundary == b)

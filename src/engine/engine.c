@@ -23,7 +23,7 @@ struct engine {
 
 int engine_open(const struct engine_opts *o, struct engine **out, struct sb_err *e)
 {
-	const struct backend_ops *ops = backend_for(o->target);
+	const struct backend_ops *ops = o->backend ? o->backend : backend_for(o->target);
 	if (!ops)
 		return sb_errf(e, "%s: no backend for this target (is the simulator built in?)",
 			       o->target ? o->target : "(none)");
@@ -325,6 +325,7 @@ int engine_run(struct engine *eng, const struct workload *w, uint32_t n,
 		if (drv[i].started)
 			pthread_join(drv[i].thread, NULL);
 	snprintf(res->mode, sizeof res->mode, "%s", r.mode);
+	res->batch = r.batch;
 	rc = 0;
 out:
 	free(drv);

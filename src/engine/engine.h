@@ -22,6 +22,7 @@
 
 struct engine_opts {
 	const char *target;	/* path or "sim:PROFILE" */
+	const struct backend_ops *backend;	/* NULL: backend_for(target) */
 	uint64_t file_size;	/* file targets: create/extend to this size */
 	const volatile int *interrupted;	/* set by the CLI on SIGINT */
 	bool iopoll;		/* ask for polled completions */
@@ -47,6 +48,7 @@ struct engine_result {
 	uint32_t nworkloads;
 	struct workload_result *wl;
 	char mode[64];		/* the I/O mode that actually ran */
+	uint32_t batch;		/* completions waited for per reap */
 	char backend[16];	/* "uring", "sim" */
 	struct target_facts facts;
 };

@@ -87,6 +87,7 @@ struct job {
 	uint32_t nfree;
 	uint32_t inflight;
 
+	uint64_t quota, claimed;		/* sequential: own share of stop_bytes */
 	uint64_t stamp_base, stamp_count;	/* unique data per block */
 	uint64_t written_since_fsync;
 	bool fsync_inflight;

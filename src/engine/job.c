@@ -55,6 +55,8 @@ int job_init(struct job *j, struct wl_state *wl, uint32_t index, uint32_t gindex
 			if (dir_used(w, (enum io_dir)d) && !(j->ring[b].hist[d] = hist_new()))
 				return sb_errf(e, "out of memory");
 	j->stamp_base = wl->run->stamp_salt ^ ((uint64_t)gindex << 48);
+	uint64_t blocks = w->stop_bytes / w->bs;
+	j->quota = (blocks / w->jobs + (index < blocks % w->jobs)) * w->bs;
 	/* The workload's rate, split evenly: jobs run alike. */
 	j->rate = w->rate / w->jobs + (index < w->rate % w->jobs);
 	if (w->rate && !j->rate)
@@ -157,6 +159,22 @@ static void take_slot(struct job *j, uint64_t now, enum io_op op, uint64_t off,
 			      .user_data = (uint64_t)j->gindex << 32 | s };
 }
 
+/*
+ * One block of the workload's byte budget.  Random jobs share the budget,
+ * so a slow job does not hold up the end; sequential jobs each have their
+ * own share, so N jobs filling a span write each block exactly once.
+ */
+static bool claim(struct job *j)
+{
+	const struct workload *w = &j->wl->w;
+	if (w->pattern == PATTERN_RAND)
+		return atomic_fetch_add(&j->wl->claimed, w->bs) < w->stop_bytes;
+	if (j->claimed >= j->quota)
+		return false;
+	j->claimed += w->bs;
+	return true;
+}
+
 uint32_t job_prepare(struct job *j, uint64_t now, struct io_req *out)
 {
 	struct wl_state *wl = j->wl;
@@ -180,8 +198,7 @@ uint32_t job_prepare(struct job *j, uint64_t now, struct io_req *out)
 		}
 		if (!rate_allows(j, now, w->bs))
 			break;
-		if (w->stop_bytes && now >= wl->ramp_end &&
-		    atomic_fetch_add(&wl->claimed, w->bs) >= w->stop_bytes) {
+		if (w->stop_bytes && now >= wl->ramp_end && !claim(j)) {
 			j->stopping = true;
 			break;
 		}
@@ -256,7 +273,8 @@ uint64_t job_deadline(const struct job *j)
 {
 	if (j->done)
 		return UINT64_MAX;
-	uint64_t d = j->next_boundary;
+	/* Just past the boundary, so that the interval closes. */
+	uint64_t d = j->next_boundary + 1;
 	if (!j->stopping && j->wl->stop_at < d)
 		d = j->wl->stop_at;
 	if (!j->stopping && j->blocked_until && j->blocked_until < d)

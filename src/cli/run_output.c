@@ -1,0 +1,242 @@
+#include "cli/run_output.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "common/json.h"
+#include "common/units.h"
+
+static const double json_pcts[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95,
+				    99, 99.5, 99.9, 99.95, 99.99, 99.999, 99.9999 };
+#define NJSON_PCTS (sizeof json_pcts / sizeof json_pcts[0])
+
+static double per_second(uint64_t n, uint64_t ns)
+{
+	return ns ? (double)n * 1e9 / (double)ns : 0.0;
+}
+
+static const char *rw_of(const struct workload *w)
+{
+	bool rnd = w->pattern == PATTERN_RAND;
+	if (w->trim_pct == 100)
+		return rnd ? "randtrim" : "trim";
+	if (w->read_pct == 100)
+		return rnd ? "randread" : "read";
+	if (w->read_pct == 0)
+		return rnd ? "randwrite" : "write";
+	return rnd ? "randrw" : "rw";
+}
+
+void run_print_summary(FILE *out, const struct run_report *r)
+{
+	const struct engine_result *res = r->res;
+	char a[32], b[32];
+	fprintf(out, "target %s (%s, %s, logical block %u B)\n", res->facts.path,
+		res->facts.kind, fmt_bytes(res->facts.size, a, sizeof a),
+		res->facts.logical_block);
+	fprintf(out, "engine %s, mode %s, batch %u%s\n", res->backend,
+		res->mode[0] ? res->mode : "-", r->batch,
+		r->run_id ? "" : ", not stored");
+	if (r->run_id)
+		fprintf(out, "run %" PRId64 " stored\n", r->run_id);
+	for (uint32_t i = 0; i < res->nworkloads; i++) {
+		const struct workload_result *wr = &res->wl[i];
+		char desc[128];
+		fprintf(out, "\n[%s] %s, %s measured%s\n", r->w[i].name,
+			workload_describe(&r->w[i], desc, sizeof desc),
+			fmt_ns(wr->measured_ns, b, sizeof b),
+			wr->stopped_by_hook ? " (stopped)" : "");
+		for (int d = 0; d < DIR_COUNT; d++) {
+			if (!wr->ios[d])
+				continue;
+			const struct lat_hist *h = wr->hist[d];
+			double mbps = per_second(wr->bytes[d], wr->measured_ns) /
+				      (r->mib ? 1048576.0 : 1e6);
+			fprintf(out, "  %-5s IOPS %.0f, %.1f %s, %" PRIu64 " I/Os, %s\n",
+				io_dir_name((enum io_dir)d),
+				per_second(wr->ios[d], wr->measured_ns), mbps,
+				r->mib ? "MiB/s" : "MB/s", wr->ios[d],
+				fmt_bytes(wr->bytes[d], a, sizeof a));
+			static const double ps[] = { 50, 99, 99.9, 99.99, 99.9999 };
+			static const char *names[] = { "p50", "p99", "p99.9", "p99.99", "p99.9999" };
+			uint64_t v[5];
+			hist_percentiles(h, ps, 5, v);
+			fprintf(out, "        lat mean %s", fmt_ns((uint64_t)hist_mean(h), a, sizeof a));
+			for (int k = 0; k < 5; k++)
+				fprintf(out, ", %s %s", names[k], fmt_ns(v[k], a, sizeof a));
+			fprintf(out, ", max %s\n", fmt_ns(h->max, a, sizeof a));
+		}
+	}
+	if (strcmp(r->status, "done"))
+		fprintf(out, "\nstatus: %s%s%s\n", r->status, r->error ? ": " : "",
+			r->error ? r->error : "");
+}
+
+static void json_dir(struct json_writer *j, enum io_dir d, const struct workload_result *wr)
+{
+	const struct lat_hist *h = wr->hist[d];
+	json_object_begin(j, io_dir_name(d));
+	json_double(j, "iops", per_second(wr->ios[d], wr->measured_ns));
+	json_double(j, "bw_bytes", per_second(wr->bytes[d], wr->measured_ns));
+	json_u64(j, "total_ios", wr->ios[d]);
+	json_u64(j, "total_bytes", wr->bytes[d]);
+	json_object_begin(j, "lat_ns");
+	json_u64(j, "min", h->count ? h->min : 0);
+	json_u64(j, "max", h->max);
+	json_double(j, "mean", hist_mean(h));
+	json_object_begin(j, "percentiles");
+	uint64_t v[NJSON_PCTS];
+	hist_percentiles(h, json_pcts, NJSON_PCTS, v);
+	for (size_t k = 0; k < NJSON_PCTS; k++) {
+		char key[32];
+		snprintf(key, sizeof key, "%.6f", json_pcts[k]);
+		json_u64(j, key, v[k]);
+	}
+	json_object_end(j);
+	json_object_end(j);
+	json_object_end(j);
+}
+
+static void json_spec(struct json_writer *j, const struct workload *w)
+{
+	char desc[128];
+	json_string(j, "name", w->name);
+	json_string(j, "description", workload_describe(w, desc, sizeof desc));
+	json_string(j, "rw", rw_of(w));
+	json_u64(j, "read_pct", w->read_pct);
+	json_u64(j, "trim_pct", w->trim_pct);
+	json_u64(j, "bs", w->bs);
+	json_u64(j, "qd", w->qd);
+	json_u64(j, "jobs", w->jobs);
+	json_u64(j, "span_offset", w->span_offset);
+	json_u64(j, "span_len", w->span_len);
+	json_u64(j, "stop_bytes", w->stop_bytes);
+	json_u64(j, "stop_time_ns", w->stop_time_ns);
+	json_u64(j, "ramp_ns", w->ramp_ns);
+	json_bool(j, "sync", w->sync);
+	json_bool(j, "buffered", w->buffered);
+	json_u64(j, "fsync_every", w->fsync_every);
+	json_u64(j, "rate", w->rate);
+	json_u64(j, "seed", w->seed);
+}
+
+void run_print_json(FILE *out, const struct run_report *r)
+{
+	const struct engine_result *res = r->res;
+	struct json_writer j;
+	json_init(&j, out, true);
+	json_object_begin(&j, NULL);
+	json_string(&j, "ssdbench_version", SSDBENCH_VERSION);
+	if (r->run_id)
+		json_i64(&j, "run_id", r->run_id);
+	else
+		json_null(&j, "run_id");
+	json_string(&j, "status", r->status);
+	if (r->error)
+		json_string(&j, "error", r->error);
+	else
+		json_null(&j, "error");
+	json_object_begin(&j, "target");
+	json_string(&j, "path", res->facts.path);
+	json_string(&j, "kind", res->facts.kind);
+	json_u64(&j, "size", res->facts.size);
+	json_u64(&j, "logical_block", res->facts.logical_block);
+	json_u64(&j, "physical_block", res->facts.physical_block);
+	json_object_end(&j);
+	json_object_begin(&j, "engine");
+	json_string(&j, "backend", res->backend);
+	json_string(&j, "mode", res->mode);
+	json_u64(&j, "batch", r->batch);
+	json_bool(&j, "iopoll_requested", r->iopoll);
+	json_bool(&j, "sqpoll_requested", r->sqpoll);
+	json_object_end(&j);
+	json_array_begin(&j, "workloads");
+	for (uint32_t i = 0; i < res->nworkloads; i++) {
+		const struct workload_result *wr = &res->wl[i];
+		json_object_begin(&j, NULL);
+		json_spec(&j, &r->w[i]);
+		json_u64(&j, "measured_ns", wr->measured_ns);
+		json_bool(&j, "stopped_by_hook", wr->stopped_by_hook);
+		for (int d = 0; d < DIR_COUNT; d++)
+			json_dir(&j, (enum io_dir)d, wr);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+}
+
+/* Run `fill` against a JSON writer on a memory stream; return the text. */
+static char *json_text(void (*fill)(struct json_writer *, const void *), const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	struct json_writer j;
+	json_init(&j, f, false);
+	fill(&j, arg);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static void fill_facts(struct json_writer *j, const void *arg)
+{
+	const struct target_facts *f = arg;
+	json_object_begin(j, NULL);
+	json_string(j, "path", f->path);
+	json_string(j, "kind", f->kind);
+	json_u64(j, "size", f->size);
+	json_u64(j, "logical_block", f->logical_block);
+	json_u64(j, "physical_block", f->physical_block);
+	json_bool(j, "rotational", f->rotational);
+	json_bool(j, "discard", f->discard);
+	json_object_end(j);
+}
+
+static void fill_workload(struct json_writer *j, const void *arg)
+{
+	json_object_begin(j, NULL);
+	json_spec(j, arg);
+	json_object_end(j);
+}
+
+static void fill_host(struct json_writer *j, const void *arg)
+{
+	(void)arg;
+	struct utsname u;
+	char host[256] = "";
+	json_object_begin(j, NULL);
+	json_string(j, "tool_version", SSDBENCH_VERSION);
+	if (!uname(&u)) {
+		json_string(j, "kernel", u.release);
+		json_string(j, "machine", u.machine);
+	}
+	if (!gethostname(host, sizeof host - 1))
+		json_string(j, "hostname", host);
+	json_i64(j, "cpus", sysconf(_SC_NPROCESSORS_ONLN));
+	json_object_end(j);
+}
+
+char *run_facts_json(const struct target_facts *f)
+{
+	return json_text(fill_facts, f);
+}
+
+char *run_workload_json(const struct workload *w)
+{
+	return json_text(fill_workload, w);
+}
+
+char *run_host_json(void)
+{
+	return json_text(fill_host, NULL);
+}
