@@ -18,6 +18,7 @@ extern const struct cli_command cli_commands[];
 int cmd_version(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* Set by the SIGINT/SIGTERM handler; long-running commands poll it. */
 extern volatile int cli_interrupted;

@@ -158,12 +158,16 @@ void rpt_spec_parse(struct rpt_spec *s, const char *spec_json,
 		spec_from_name(s, name ? name : "");
 		return;
 	}
-	char buf[32];
+	char buf[64];
 	if (json_get_text(spec_json, "pattern", buf, sizeof(buf))) {
 		if (!strncmp(buf, "seq", 3))
 			snprintf(s->pattern, sizeof(s->pattern), "seq");
 		else if (!strncmp(buf, "rand", 4) || !strncmp(buf, "rnd", 3))
 			snprintf(s->pattern, sizeof(s->pattern), "rand");
+	} else if (json_get_text(spec_json, "rw", buf, sizeof(buf))) {
+		/* `ssdbench run` stores fio's word: randread, write, rw ... */
+		snprintf(s->pattern, sizeof(s->pattern), "%s",
+			 !strncmp(buf, "rand", 4) ? "rand" : "seq");
 	}
 	s->read_pct = json_int(spec_json, "read_pct", -1);
 	s->qd = json_int(spec_json, "qd", -1);
@@ -178,6 +182,9 @@ void rpt_spec_parse(struct rpt_spec *s, const char *spec_json,
 	s->sync = json_get_member(spec_json, "sync", &m) &&
 		  !strcmp(m.value, "true");
 	spec_from_name(s, name ? name : "");
+	char desc[64];
+	if (json_get_text(spec_json, "description", desc, sizeof(desc)))
+		spec_from_name(s, desc);
 }
 
 struct trace_pt *rpt_trace(const struct rpt_workload *w, size_t *n)
@@ -200,4 +207,35 @@ struct trace_pt *rpt_trace(const struct rpt_workload *w, size_t *n)
 		return NULL;
 	}
 	return t;
+}
+
+static bool label_taken(const struct rpt_run *runs, size_t upto,
+			const char *label)
+{
+	for (size_t i = 0; i < upto; i++)
+		if (!strcmp(runs[i].label, label))
+			return true;
+	return false;
+}
+
+void rpt_labels_unique(struct rpt_run *runs, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		if (!label_taken(runs, i, runs[i].label))
+			continue;
+		char base[sizeof(runs[i].label)];
+		memcpy(base, runs[i].label, sizeof(base));
+		base[60] = '\0';	/* room for what follows */
+		const char *file = strrchr(runs[i].source, '/');
+		file = file ? file + 1 : runs[i].source;
+		snprintf(runs[i].label, sizeof(runs[i].label), "%.60s #%lld", base,
+			 (long long)runs[i].id);
+		if (label_taken(runs, i, runs[i].label))
+			snprintf(runs[i].label, sizeof(runs[i].label),
+				 "%.60s #%lld %.40s", base, (long long)runs[i].id,
+				 file);
+		for (int k = 2; label_taken(runs, i, runs[i].label); k++)
+			snprintf(runs[i].label, sizeof(runs[i].label),
+				 "%.60s #%lld (%d)", base, (long long)runs[i].id, k);
+	}
 }

@@ -111,6 +111,10 @@ int rpt_run_load(struct rpt_run *r, const char *path, int64_t run_id,
 		 struct sb_err *e);
 void rpt_run_free(struct rpt_run *r);
 
+/* Make labels distinct (charts and rankings name devices by label): a
+   label seen before gets its run id, then its database, appended. */
+void rpt_labels_unique(struct rpt_run *runs, size_t n);
+
 /* Lookups. */
 const struct rpt_metric *rpt_metric(const struct rpt_run *r, const char *key);
 const struct rpt_step *rpt_step(const struct rpt_run *r, const char *step);

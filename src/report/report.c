@@ -99,6 +99,7 @@ static int build(struct rctx *x)
 	fputs("<h2 id=\"summary\">Summary</h2>\n<ul>\n", x->pg.top);
 	fwrite(x->heads_buf, 1, x->heads_len, x->pg.top);
 	fputs("</ul>\n", x->pg.top);
+	figures_table(x);
 	sec_devices(x);
 	return 0;
 }

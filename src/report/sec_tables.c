@@ -110,7 +110,7 @@ void sec_devices(struct rctx *x)
 	kv_table(x, "Device summary (target facts after the run)", json);
 }
 
-static void figures_table(struct rctx *x)
+void figures_table(struct rctx *x)
 {
 	if (!x->nfig)
 		return;
@@ -141,7 +141,6 @@ static void figures_table(struct rctx *x)
 void sec_metrics(struct rctx *x)
 {
 	const struct rpt_run *r = &x->runs[0];
-	figures_table(x);
 	if (!r->nmetrics)
 		return;
 	FILE *f = x->pg.body;
