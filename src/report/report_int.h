@@ -131,6 +131,15 @@ int rank_bars(struct rctx *x, const char *step, const char *what,
 	      const char *title, const char *ylabel, const double *v,
 	      double hline, const char *hline_title);
 
+/*
+ * The QoS percentiles (50, 90, 99 ... 99.9999 %) and the max as table
+ * cells; a percentile the I/O count cannot support (fewer than one I/O
+ * beyond it) is shown as "-".
+ */
+#define QOS_HEADERS "p50", "p90", "p99", "p99.9", "p99.99", "p99.999", \
+		    "p99.9999", "Max"
+void qos_cells(FILE *f, const struct rpt_lat *l);
+
 /* A nines chart series from a latency grid. */
 int nines_series(struct chart *c, const char *title, const struct rpt_lat *l,
 		 struct sb_err *e);

@@ -8,6 +8,8 @@
  * idle time in its name ("idle=5000 phase=write").  A write whose name has
  * no time is numbered by order instead, and the chart says "cycle".
  */
+#include "analysis/fill.h"
+#include "analysis/reclaim.h"
 #include "report/report_int.h"
 #include "report/timeline.h"
 
@@ -19,6 +21,7 @@
 
 struct probe {
 	const struct rpt_workload *w;
+	const struct rpt_workload *fill;	/* of the same cycle, or NULL */
 	double idle_s;		/* NaN: unknown */
 	char label[32];
 };
@@ -60,10 +63,17 @@ static size_t probes(const struct rpt_run *r, const char *step,
 {
 	const struct rpt_workload *wl[512];
 	size_t n = step_workloads(r, step, wl, 512), k = 0;
+	const struct rpt_workload *fill = NULL;
 	for (size_t i = 0; i < n && k < MAX_CYCLES; i++) {
-		if (strstr(wl[i]->name, "fill") || !wl[i]->bytes[1])
+		if (strstr(wl[i]->name, "fill")) {
+			fill = wl[i];
+			continue;
+		}
+		if (!wl[i]->bytes[1])
 			continue;
 		out[k].w = wl[i];
+		out[k].fill = fill;
+		fill = NULL;
 		out[k].idle_s = idle_from_name(wl[i]->name);
 		if (isfinite(out[k].idle_s))
 			bufprintf(out[k].label, sizeof(out[k].label), "%gs",
@@ -74,6 +84,63 @@ static size_t probes(const struct rpt_run *r, const char *step,
 		k++;
 	}
 	return k;
+}
+
+/*
+ * The cache regained after each idle, by the analysis: the bytes the
+ * timed write put down at the cycle's fill cache speed (analysis/fill.h),
+ * then the recovery rate and time over all idles (analysis/reclaim.h).
+ */
+static void recovery(struct rctx *x, const char *step,
+		     const struct probe *pr, size_t n)
+{
+	struct reclaim_point pts[MAX_CYCLES];
+	size_t np = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (!pr[k].fill || !isfinite(pr[k].idle_s))
+			continue;
+		size_t nf, nw;
+		struct trace_pt *tf = rpt_trace(pr[k].fill, &nf);
+		struct trace_pt *tw = rpt_trace(pr[k].w, &nw);
+		struct fill_params p;
+		struct fill_result fr;
+		struct sb_err e;
+		size_t end;
+		double bytes;
+		fill_params_default(&p);
+		if (tf && tw && !fill_analyze(tf, nf, &p, &fr, &e) &&
+		    fr.has_cache) {
+			p.ref_speed = fr.cache_speed;
+			if (!fill_find_cache(tw, nw, &p, &end, &bytes, &e)) {
+				pts[np].idle_s = pr[k].idle_s;
+				pts[np].cache_bytes = bytes;
+				np++;
+			}
+		}
+		free(tf);
+		free(tw);
+	}
+	struct reclaim_result res;
+	struct sb_err e;
+	char b[3][48];
+	if (np < 2 || reclaim_analyze(pts, np, 0.05, &res, &e)) {
+		page_para(x->pg.body, "The analysis found no cache speed to "
+			  "measure recovery against (no SLC cache in the fills, "
+			  "or idle times unknown).");
+		return;
+	}
+	char rate[96] = "no recovery rate (fewer than two points before "
+			"saturation)";
+	if (isfinite(res.rate))
+		bufprintf(rate, sizeof(rate), "recovery rate %s of cache per "
+			  "second of idle", fmt_rate(x, res.rate, b[0], 48));
+	headline(x, step, "Cache regained up to %s; %s; %s.",
+		 fmt_size(x, res.recovered_bytes, b[1], 48), rate,
+		 res.saturated ? "full recovery reached" :
+				 "full recovery not reached in the idles tried");
+	if (res.saturated && isfinite(res.full_s))
+		page_para(x->pg.body, "Idle time to full recovery: about %.0f s "
+			  "(the fit meets the recovered size).", res.full_s);
 }
 
 int sec_reclaim(struct rctx *x, const char *step)
@@ -146,6 +213,7 @@ int sec_reclaim(struct rctx *x, const char *step)
 					 fmt_size(x, (double)pr[0][k].w->bytes[1],
 						  b, 48), pr[0][k].label);
 	headline(x, step, "Written in the timed write: %s.", sum);
+	recovery(x, step, pr[0], np[0]);
 	for (size_t k = 0; k < np[0]; k++) {
 		char what[64];
 		bufprintf(what, sizeof(what), "Written after idle %s",

@@ -5,12 +5,15 @@
  *   - the "2-in-1" chart: x = MB/s (SEQ) or IOPS (RND), y = p50 latency on
  *     a log axis, one point per QD, points over 1 ms dropped; and the same
  *     with every point;
- *   - consistency per QD: the value 99.9 % of the 100 ms samples exceed,
- *     as a share of their mean (bandwidth for SEQ, IOPS for RND), y 0-110 %;
- *   - a table of mean, standard deviation and QoS percentiles per QD.
+ *   - consistency per QD (analysis/consistency.h): the value 99.9 % of the
+ *     100 ms samples exceed, as a share of their mean (bandwidth for SEQ,
+ *     IOPS for RND), y 0-110 %;
+ *   - a table per QD: standard deviation, consistency from 100 ms and from
+ *     1 s samples (Intel's definition, labelled), QoS percentiles.
  * Mixed workloads plot the read latency: that is what the reader of a
  * mixed load waits for, and the caption says so.
  */
+#include "analysis/consistency.h"
 #include "report/report_int.h"
 
 #include <math.h>
@@ -79,17 +82,25 @@ static double throughput(const struct rctx *x, const struct group *g,
 	return g->iops ? rpt_iops(w) : rpt_bw(w) / x->bw_div;
 }
 
-/* (value exceeded by 99.9 % of the samples) / mean x 100. */
-static double consistency(const struct rpt_workload *w, bool iops)
+/* The analysis' consistency of a point, 100 ms and 1 s views; false if
+   it has no measured samples. */
+static bool consistency(const struct rpt_workload *w, bool iops,
+			struct consistency_result *c)
 {
 	size_t n;
-	double *v = sample_values(w, iops, &n);
-	if (!v)
-		return NAN;
-	double m = mean_of(v, n);
-	double low = quantile_sorted_inplace(v, n, 0.001);
-	free(v);
-	return m > 0 ? 100.0 * low / m : NAN;
+	struct trace_pt *t = rpt_trace(w, &n);
+	struct sb_err e;
+	memset(c, 0, sizeof(*c));
+	int rc = t ? consistency_analyze(t, n, iops ? TRACE_IOPS : TRACE_BW, 0,
+					 c, &e) : -1;
+	free(t);
+	return rc == 0;
+}
+
+static double consistency_fine(const struct rpt_workload *w, bool iops)
+{
+	struct consistency_result c;
+	return consistency(w, iops, &c) ? c.fine.score : NAN;
 }
 
 static int two_in_one(struct rctx *x, const char *step, const struct group *g,
@@ -163,8 +174,8 @@ static int consistency_chart(struct rctx *x, const char *step,
 				  : g->w[k];
 			if (w && w->spec.qd > 0)
 				rc = series_add(s, w->spec.qd,
-						consistency(w, g->iops), NULL,
-						x->e);
+						consistency_fine(w, g->iops),
+						NULL, x->e);
 		}
 	}
 	if (!rc)
@@ -173,8 +184,6 @@ static int consistency_chart(struct rctx *x, const char *step,
 	return rc;
 }
 
-static const double qos_p[] = { 50, 90, 99, 99.9, 99.99, 99.999, 99.9999 };
-
 static void group_table(struct rctx *x, const struct group *g)
 {
 	FILE *f = x->pg.body;
@@ -182,38 +191,23 @@ static void group_table(struct rctx *x, const struct group *g)
 	bufprintf(cap, sizeof(cap), "%s (%s): per QD, from the 100 ms samples "
 		 "and the latency histograms", g->label, x->runs[0].label);
 	bufprintf(unit, sizeof(unit), "%s", g->iops ? "IOPS" : x->bw_unit);
-	page_table_begin(f, &x->pg, cap, "QD", unit, "Std dev", "CV %",
-			 "Consistency %", "p50", "p90", "p99", "p99.9",
-			 "p99.99", "p99.999", "p99.9999", "Max",
-			 (const char *)NULL);
+	page_table_begin(f, &x->pg, cap, "QD", unit, "Std dev (100 ms)",
+			 "CV %", "Consistency % (100 ms)", "Consistency % (1 s)",
+			 QOS_HEADERS, (const char *)NULL);
 	for (size_t k = 0; k < g->n; k++) {
 		const struct rpt_workload *w = g->w[k];
-		size_t n;
-		double *v = sample_values(w, g->iops, &n);
-		double m = v ? mean_of(v, n) : NAN;
-		double sd = v ? stddev_of(v, n) : NAN;
-		free(v);
-		if (!g->iops) {
-			m /= x->bw_div;
-			sd /= x->bw_div;
-		}
+		struct consistency_result c;
+		bool ok = consistency(w, g->iops, &c);
+		double div = g->iops ? 1 : x->bw_div;
 		page_tr(f);
 		page_td_class(f, "num", "%d", w->spec.qd);
 		page_td_class(f, "num", "%.4g", throughput(x, g, w));
-		page_td_class(f, "num", "%.3g", sd);
-		page_td_class(f, "num", "%.2f", m > 0 ? 100 * sd / m : NAN);
-		page_td_class(f, "num", "%.1f", consistency(w, g->iops));
-		const struct rpt_lat *l = p50_lat(w);
-		for (size_t i = 0; i < sizeof(qos_p) / sizeof(qos_p[0]); i++) {
-			char b[32];
-			/* A nine needs enough I/Os to mean anything. */
-			bool ok = (double)l->count * (1 - qos_p[i] / 100) >= 1;
-			page_td_class(f, "num", "%s",
-				      ok ? fmt_lat(rpt_lat_at(l, qos_p[i]), b, 32)
-					 : "-");
-		}
-		char b[32];
-		page_td_class(f, "num", "%s", fmt_lat(l->max_us, b, 32));
+		page_td_class(f, "num", "%.3g", ok ? c.fine.stddev / div : NAN);
+		page_td_class(f, "num", "%.2f", ok ? 100 * c.fine.cv : NAN);
+		page_td_class(f, "num", "%.1f", ok ? c.fine.score : NAN);
+		page_td_class(f, "num", "%.1f", ok && c.coarse.n
+			      ? c.coarse.score : NAN);
+		qos_cells(f, p50_lat(w));
 	}
 	page_table_end(f);
 }

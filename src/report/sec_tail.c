@@ -11,9 +11,6 @@
 #include <math.h>
 #include <string.h>
 
-static const double qos_p[] = { 50, 90, 99, 99.9, 99.99, 99.999, 99.9999 };
-#define NQOS (sizeof(qos_p) / sizeof(qos_p[0]))
-
 static int nines_chart(struct rctx *x, const char *step,
 		       const struct rpt_workload *w)
 {
@@ -59,8 +56,7 @@ static void qos_table(struct rctx *x, const struct rpt_workload *const *wl,
 {
 	FILE *f = x->pg.body;
 	page_table_begin(f, &x->pg, "QoS: completion latency percentiles",
-			 "Workload", "Device", "Dir", "IOPS", "p50", "p90",
-			 "p99", "p99.9", "p99.99", "p99.999", "p99.9999", "Max",
+			 "Workload", "Device", "Dir", "IOPS", QOS_HEADERS,
 			 (const char *)NULL);
 	for (size_t i = 0; i < n; i++) {
 		const struct rpt_workload *per[RPT_MAX_RUNS];
@@ -70,7 +66,6 @@ static void qos_table(struct rctx *x, const struct rpt_workload *const *wl,
 				const struct rpt_lat *l = &per[r]->lat[d];
 				if (!l->count)
 					continue;
-				char b[32];
 				page_tr(f);
 				page_td(f, "%s", per[r]->name);
 				page_td(f, "%s", x->runs[r].label);
@@ -79,15 +74,7 @@ static void qos_table(struct rctx *x, const struct rpt_workload *const *wl,
 					      per[r]->measured_s > 0
 					      ? (double)per[r]->ios[d] /
 						per[r]->measured_s : NAN);
-				for (size_t k = 0; k < NQOS; k++) {
-					bool ok = (double)l->count *
-						  (1 - qos_p[k] / 100) >= 1;
-					page_td_class(f, "num", "%s", ok
-						? fmt_lat(rpt_lat_at(l, qos_p[k]),
-							  b, 32) : "-");
-				}
-				page_td_class(f, "num", "%s",
-					      fmt_lat(l->max_us, b, 32));
+				qos_cells(f, l);
 			}
 		}
 	}
