@@ -1,10 +1,12 @@
 /*
  * Performance by R/W ratio (METHODOLOGY 3.6): bandwidth per read share,
- * one line per QD; the weighted line (0.80 QD1 + 0.15 QD2 + 0.05 QD4) with
+ * one line per QD; the weighted line (the step's weights, by default
+ * 0.80 QD1 + 0.15 QD2 + 0.05 QD4, through analysis/lowqd.h) with
  * every device; and the ranking: the mean of the weighted values over the
  * mixed ratios (0 % and 100 % read excluded).  A point that ran several
  * times is its runs' median, as the method reports it.
  */
+#include "analysis/lowqd.h"
 #include "report/report_int.h"
 
 #include <math.h>
@@ -15,9 +17,54 @@
 #define MAX_QD 8
 #define MAX_REP 32
 
-static const int weight_qd[] = { 1, 2, 4 };
-static const double weight[] = { 0.80, 0.15, 0.05 };
-#define NWEIGHT 3
+/* The QDs and weights of the weighted graph: the step's, or 1, 2, 4 with
+   0.80, 0.15, 0.05. */
+struct weights {
+	int qd[MAX_QD];
+	double w[MAX_QD];
+	int n;
+};
+
+static int parse_list(const char *text, double *v, int max)
+{
+	int n = 0;
+	for (const char *p = text; *p && n < max;) {
+		char *end;
+		v[n] = strtod(p, &end);
+		if (end == p)
+			return -1;
+		n++;
+		p = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			return -1;
+	}
+	return n;
+}
+
+static void load_weights(const struct rpt_run *r, const char *step,
+			 struct weights *wt)
+{
+	char qds[192], ws[192];
+	double q[MAX_QD], w[MAX_QD];
+	int nq, nw;
+	if (rpt_step_param(r, step, "qds", qds, sizeof(qds)) &&
+	    rpt_step_param(r, step, "weights", ws, sizeof(ws)) &&
+	    (nq = parse_list(qds, q, MAX_QD)) > 0 &&
+	    (nw = parse_list(ws, w, MAX_QD)) == nq) {
+		wt->n = nq;
+		for (int i = 0; i < nq; i++) {
+			wt->qd[i] = (int)q[i];
+			wt->w[i] = w[i];
+		}
+		return;
+	}
+	static const int dq[] = { 1, 2, 4 };
+	wt->n = LOWQD_DEFAULT_NQD;
+	for (int i = 0; i < wt->n; i++) {
+		wt->qd[i] = dq[i];
+		wt->w[i] = lowqd_default_weights[i];
+	}
+}
 
 struct grid {
 	int pct[MAX_PCT], npct;
@@ -70,22 +117,29 @@ static void make_grid(const struct rpt_run *r, const char *step,
 		}
 }
 
-static double weighted(const struct grid *g, int a)
+/* The weighted value at read share a, by analysis/lowqd.h; NaN when a
+   weighted QD was not measured there. */
+static double weighted(const struct grid *g, int a, const struct weights *wt)
 {
-	double s = 0;
-	for (int k = 0; k < NWEIGHT; k++) {
+	double row[MAX_QD], out;
+	struct sb_err e;
+	for (int k = 0; k < wt->n; k++) {
 		int b = 0;
-		while (b < g->nqd && g->qd[b] != weight_qd[k])
+		while (b < g->nqd && g->qd[b] != wt->qd[k])
 			b++;
 		if (b == g->nqd || !isfinite(g->v[a][b]))
 			return NAN;
-		s += weight[k] * g->v[a][b];
+		row[k] = g->v[a][b];
 	}
-	return s;
+	if (lowqd_weighted(row, 1, (size_t)wt->n, wt->w, &out, &e))
+		return NAN;
+	return out;
 }
 
 int sec_rwratio(struct rctx *x, const char *step)
 {
+	struct weights wt;
+	load_weights(&x->runs[0], step, &wt);
 	struct grid *g = calloc(x->nruns, sizeof(*g));
 	if (!g)
 		return sb_errf(x->e, "out of memory");
@@ -131,8 +185,14 @@ int sec_rwratio(struct rctx *x, const char *step)
 	double score[RPT_MAX_RUNS];
 	struct chart c;
 	chart_name(x, name, sizeof(name), step, "weighted");
-	chart_init(&c, name, "Weighted low-QD bandwidth by read share "
-		   "(0.80 QD1 + 0.15 QD2 + 0.05 QD4)", CHART_LINES);
+	char wdesc[128];
+	size_t u = 0;
+	for (int k = 0; k < wt.n; k++)
+		u += bufprintf(wdesc + u, sizeof(wdesc) - u, "%s%.2f QD%d",
+			       k ? " + " : "", wt.w[k], wt.qd[k]);
+	bufprintf(title, sizeof(title), "Weighted low-QD bandwidth by read "
+		  "share (%s)", wdesc);
+	chart_init(&c, name, title, CHART_LINES);
 	chart_axis_set(&c.x, "Read share (%)", false);
 	chart_axis_range(&c.x, 0, 100);
 	chart_axis_set(&c.y, ylab, false);
@@ -144,7 +204,7 @@ int sec_rwratio(struct rctx *x, const char *step)
 		if (!s)
 			rc = -1;
 		for (int a = 0; s && a < g[r].npct && !rc; a++) {
-			double w = weighted(&g[r], a);
+			double w = weighted(&g[r], a, &wt);
 			rc = series_add(s, g[r].pct[a], w / x->bw_div, NULL, x->e);
 			if (g[r].pct[a] > 0 && g[r].pct[a] < 100 && isfinite(w)) {
 				sum += w;
@@ -163,8 +223,8 @@ int sec_rwratio(struct rctx *x, const char *step)
 		headline(x, step, "Weighted low-QD score (mean over the mixed "
 			 "ratios): %s.", fmt_rate(x, score[0] * x->bw_div, b, 48));
 	else
-		headline(x, step, "No weighted score: QD 1, 2 and 4 were not "
-			 "all measured at a mixed ratio.");
+		headline(x, step, "No weighted score: the weighted QDs (%s) "
+			 "were not all measured at a mixed ratio.", wdesc);
 	struct figure *f = figure_add(x, step_title(step),
 				      "Weighted score (mixed ratios)", x->bw_unit);
 	if (f)
