@@ -112,6 +112,7 @@ static int json_int(const char *json, const char *key, int64_t dflt)
 static void spec_from_name(struct rpt_spec *s, const char *name)
 {
 	char buf[64];
+	int dir_share = -1;
 	snprintf(buf, sizeof(buf), "%s", name);
 	for (char *save = NULL, *t = strtok_r(buf, " _,", &save); t;
 	     t = strtok_r(NULL, " _,", &save)) {
@@ -121,10 +122,11 @@ static void spec_from_name(struct rpt_spec *s, const char *name)
 				       !strncmp(t, "rnd", 3))) {
 			snprintf(s->pattern, sizeof(s->pattern), "%s",
 				 t[0] == 's' ? "seq" : "rand");
-			if (s->read_pct < 0 && strstr(t, "read"))
-				s->read_pct = 100;
-			if (s->read_pct < 0 && strstr(t, "write"))
-				s->read_pct = 0;
+			/* "randwrite ... 70% read": the share wins. */
+			if (strstr(t, "read"))
+				dir_share = 100;
+			if (strstr(t, "write"))
+				dir_share = 0;
 		} else if ((t[0] == 'Q' || t[0] == 'q') &&
 			   (t[1] == 'D' || t[1] == 'd') && s->qd < 0) {
 			long qd = strtol(t + 2, &end, 10);
@@ -146,6 +148,8 @@ static void spec_from_name(struct rpt_spec *s, const char *name)
 				s->bs = (int64_t)v;
 		}
 	}
+	if (s->read_pct < 0)
+		s->read_pct = dir_share;
 }
 
 void rpt_spec_parse(struct rpt_spec *s, const char *spec_json,

@@ -67,40 +67,30 @@ static int load_workloads(struct rpt_run *r, struct store *db,
 {
 	struct workload_row *rows = NULL;
 	size_t n = 0;
-	/* step_id -1 would be "all"; the contract lists per step, so ask
-	   for the run's plain workloads (0) and then each step's. */
-	size_t total = 0;
-	for (size_t k = 0; k <= nsteps; k++) {
-		int64_t sid = k < nsteps ? steps[k].id : 0;
-		if (store_list_workloads(db, r->id, sid, &rows, &n, e))
-			return sb_err_wrap(e, "run %lld", (long long)r->id);
-		struct rpt_workload *grown =
-			realloc(r->wl, (total + n + 1) * sizeof(*grown));
-		if (!grown) {
-			store_workload_rows_free(rows, n);
-			return sb_errno(e, ENOMEM, "workloads");
-		}
-		r->wl = grown;
-		for (size_t i = 0; i < n; i++) {
-			struct rpt_workload *w = &r->wl[total + i];
-			memset(w, 0, sizeof(*w));
-			w->id = rows[i].id;
-			copy_str(w->step, sizeof(w->step),
-				 step_name(steps, nsteps, rows[i].step_id));
-			copy_str(w->name, sizeof(w->name), rows[i].name);
-			copy_str(w->status, sizeof(w->status), rows[i].status);
-			rpt_spec_parse(&w->spec, rows[i].spec_json, rows[i].name);
-			for (int d = 0; d < 2; d++) {
-				w->bytes[d] = rows[i].totals.bytes[d];
-				w->ios[d] = rows[i].totals.ios[d];
-			}
-			w->measured_s = (double)rows[i].totals.measured_ns / 1e9;
-		}
-		total += n;
-		r->nwl = total;
+	/* step_id 0: every workload of the run, each naming its step. */
+	if (store_list_workloads(db, r->id, 0, &rows, &n, e))
+		return sb_err_wrap(e, "run %lld", (long long)r->id);
+	r->wl = n ? calloc(n, sizeof(*r->wl)) : NULL;
+	if (n && !r->wl) {
 		store_workload_rows_free(rows, n);
-		rows = NULL;
+		return sb_errno(e, ENOMEM, "workloads");
 	}
+	for (size_t i = 0; i < n; i++) {
+		struct rpt_workload *w = &r->wl[i];
+		w->id = rows[i].id;
+		copy_str(w->step, sizeof(w->step),
+			 step_name(steps, nsteps, rows[i].step_id));
+		copy_str(w->name, sizeof(w->name), rows[i].name);
+		copy_str(w->status, sizeof(w->status), rows[i].status);
+		rpt_spec_parse(&w->spec, rows[i].spec_json, rows[i].name);
+		for (int d = 0; d < 2; d++) {
+			w->bytes[d] = rows[i].totals.bytes[d];
+			w->ios[d] = rows[i].totals.ios[d];
+		}
+		w->measured_s = (double)rows[i].totals.measured_ns / 1e9;
+	}
+	r->nwl = n;
+	store_workload_rows_free(rows, n);
 	return 0;
 }
 
