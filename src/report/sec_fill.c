@@ -52,7 +52,7 @@ static size_t passes(const struct rpt_run *r, const char *step,
 static void pass_headline(struct rctx *x, const char *step, int pass,
 			  const struct fill_result *f)
 {
-	char text[2048], b[4][48];
+	char text[2048], b[5][48];
 	size_t u = 0, len = sizeof(text);
 	u += bufprintf(text + u, len - u, "Pass %d: ", pass);
 	if (f->has_cache) {
@@ -92,7 +92,7 @@ static void pass_headline(struct rctx *x, const char *step, int pass,
 		       fmt_rate(x, f->true_avg, b[1], 48),
 		       fmt_rate(x, f->mean_of_samples, b[2], 48),
 		       fmt_rate(x, f->p1, b[3], 48),
-		       fmt_rate(x, f->min, b[0], 48), 100 * f->below_half_share);
+		       fmt_rate(x, f->min, b[4], 48), 100 * f->below_half_share);
 	headline(x, step, "%s", text);
 }
 

@@ -131,7 +131,8 @@ void figures_table(struct rctx *x)
 		page_td(f, "%s", g->unit);
 		for (size_t r = 0; r < x->nruns; r++)
 			if (isfinite(g->v[r]))
-				page_td_class(f, "num", "%.4g", g->v[r]);
+				page_td_class(f, "num", fabs(g->v[r]) < 1e4
+					      ? "%.4g" : "%.0f", g->v[r]);
 			else
 				page_td_class(f, "num", "-");
 	}
