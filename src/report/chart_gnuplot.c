@@ -169,6 +169,8 @@ static void colour(FILE *f, size_t i, double opacity)
 	fprintf(f, "lc rgb \"#%02x%s\"", aa, palette[i % PALETTE_N]);
 }
 
+#define LINESPOINTS_MAX 64
+
 static void write_xy_plot(FILE *f, const struct chart *c, const char *dat)
 {
 	fputs("plot ", f);
@@ -183,6 +185,11 @@ static void write_xy_plot(FILE *f, const struct chart *c, const char *dat)
 		if (c->kind == CHART_SCATTER) {
 			fputs(" with points pt 7 ps 0.35 ", f);
 			colour(f, i, c->opacity);
+		} else if (c->series[i].n <= LINESPOINTS_MAX) {
+			/* A few points (one per QD, per span) are the data:
+			   mark them, not just the lines between. */
+			fputs(" with linespoints lw 2 pt 7 ps 0.8 ", f);
+			colour(f, i, 1.0);
 		} else {
 			fputs(" with lines lw 2 ", f);
 			colour(f, i, 1.0);
@@ -202,6 +209,8 @@ static void write_bar_plot(FILE *f, const struct chart *c, const char *dat,
 	      "set boxwidth 0.9\n"
 	      "set xtics rotate by -25 scale 0\n"
 	      "set grid noxtics\n", f);
+	if (c->nseries == 1)
+		fputs("set key off\n", f);	/* the y label names it */
 	double top = ymax;
 	if (c->has_hline && c->hline > top)
 		top = c->hline;

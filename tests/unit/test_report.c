@@ -363,6 +363,7 @@ TEST(headline_from_the_fill_analysis)
 	CHECK(html && strstr(html, "Weighted low-QD score (mean over the mixed "
 			     "ratios): 176 MB/s."));
 	CHECK(html && strstr(html, "Score 80.0 k IOPS: passes the 60000"));
+	CHECK(html && strstr(html, "1st percentile 1485 MB/s, minimum 1485 MB/s"));
 	free(html);
 }
 
