@@ -88,4 +88,13 @@ int chart_write(const struct chart *c, const char *dir, struct sb_err *e);
  */
 int chart_render(const char *dir, const char *name, struct sb_err *e);
 
+/*
+ * Render n charts with up to `jobs` gnuplot processes at once; stops
+ * starting new ones at the first failure (whose error is reported) and
+ * waits for every one it started.
+ */
+#define CHART_MAX_JOBS 16
+int chart_render_all(const char *dir, const char (*names)[96], size_t n,
+		     unsigned jobs, struct sb_err *e);
+
 #endif

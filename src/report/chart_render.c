@@ -57,16 +57,18 @@ static int check_output(const char *dir, const char *name, const char *ext,
 	return 0;
 }
 
-int chart_render(const char *dir, const char *name, struct sb_err *e)
+/* Start gnuplot on DIR/NAME.gp; its stderr goes to DIR/NAME.log. */
+static pid_t spawn(const char *dir, const char *name, struct sb_err *e)
 {
 	char script[256], logpath[4096];
 	snprintf(script, sizeof(script), "%s.gp", name);
 	snprintf(logpath, sizeof(logpath), "%s/%s.log", dir, name);
 	const char *prog = gnuplot_program();
-
 	pid_t pid = fork();
-	if (pid < 0)
-		return sb_errno(e, errno, "cannot start %s", prog);
+	if (pid < 0) {
+		sb_errno(e, errno, "cannot start %s", prog);
+		return -1;
+	}
 	if (pid == 0) {
 		int log = open(logpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		int null = open("/dev/null", O_RDWR);
@@ -79,18 +81,22 @@ int chart_render(const char *dir, const char *name, struct sb_err *e)
 		dprintf(2, "cannot run %s: %s\n", prog, strerror(errno));
 		_exit(127);
 	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return sb_errno(e, errno, "waiting for %s", prog);
+	return pid;
+}
 
+/* How a finished gnuplot went: its status, the files it had to make. */
+static int finish(const char *dir, const char *name, int status,
+		  struct sb_err *e)
+{
+	char logpath[4096];
+	snprintf(logpath, sizeof(logpath), "%s/%s.log", dir, name);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		char tail[600];
 		log_tail(logpath, tail, sizeof(tail));
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 			return sb_errf(e, "chart %s: cannot run '%s' (install "
 				       "gnuplot, or set SSDBENCH_GNUPLOT): %s",
-				       name, prog, tail);
+				       name, gnuplot_program(), tail);
 		return sb_errf(e, "chart %s: gnuplot failed (%s %d): %s",
 			       name, WIFEXITED(status) ? "exit" : "signal",
 			       WIFEXITED(status) ? WEXITSTATUS(status)
@@ -101,4 +107,65 @@ int chart_render(const char *dir, const char *name, struct sb_err *e)
 		return -1;
 	unlink(logpath);
 	return 0;
+}
+
+static int wait_child(pid_t pid, int *status, struct sb_err *e)
+{
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR)
+			return sb_errno(e, errno, "waiting for gnuplot");
+	return 0;
+}
+
+int chart_render(const char *dir, const char *name, struct sb_err *e)
+{
+	int status;
+	pid_t pid = spawn(dir, name, e);
+	if (pid < 0 || wait_child(pid, &status, e))
+		return -1;
+	return finish(dir, name, status, e);
+}
+
+int chart_render_all(const char *dir, const char (*names)[96], size_t n,
+		     unsigned jobs, struct sb_err *e)
+{
+	pid_t pid[CHART_MAX_JOBS];
+	size_t which[CHART_MAX_JOBS];
+	unsigned running = 0;
+	size_t next = 0;
+	int rc = 0;
+	if (jobs < 1)
+		jobs = 1;
+	if (jobs > CHART_MAX_JOBS)
+		jobs = CHART_MAX_JOBS;
+	/* Start while there is room and no failure; always reap every
+	   child, so no gnuplot outlives the report. */
+	while (running || (next < n && !rc)) {
+		while (!rc && next < n && running < jobs) {
+			pid_t p = spawn(dir, names[next], e);
+			if (p < 0) {
+				rc = -1;
+				break;
+			}
+			pid[running] = p;
+			which[running++] = next++;
+		}
+		if (!running)
+			break;
+		int status;
+		struct sb_err e2;
+		if (wait_child(pid[0], &status, &e2)) {
+			if (!rc)
+				*e = e2;
+			rc = -1;
+		} else if (finish(dir, names[which[0]], status, &e2) && !rc) {
+			*e = e2;
+			rc = -1;
+		}
+		/* Oldest first keeps the error of the first failing chart. */
+		running--;
+		memmove(pid, pid + 1, running * sizeof(pid[0]));
+		memmove(which, which + 1, running * sizeof(which[0]));
+	}
+	return rc;
 }

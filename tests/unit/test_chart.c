@@ -279,6 +279,33 @@ TEST(gnuplot_failures_are_reported)
 	unsetenv("SSDBENCH_GNUPLOT");
 }
 
+TEST(render_all_stops_at_the_first_failure)
+{
+	struct sb_err e;
+	struct chart c;
+	const char names[3][96] = { "all-a", "all-broken", "all-c" };
+	for (int i = 0; i < 3; i++) {
+		chart_init(&c, names[i], "t", CHART_LINES);
+		chart_axis_set(&c.x, "x", false);
+		chart_axis_set(&c.y, "y", false);
+		struct chart_series *s = chart_add_series(&c, "s", &e);
+		CHECK(series_add(s, 1, 2, NULL, &e) == 0);
+		CHECK(series_add(s, 2, 3, NULL, &e) == 0);
+		CHECK(chart_write(&c, tmp(), &e) == 0);
+		chart_free(&c);
+	}
+	CHECK(chart_render_all(tmp(), names, 3, 4, &e) == 0);
+	CHECK(file_size("all-c", "svg") > 0 && file_size("all-a", "png") > 0);
+	char path[512];
+	snprintf(path, sizeof(path), "%s/all-broken.gp", tmp());
+	FILE *f = fopen(path, "a");
+	fputs("plot \"missing.dat\" using 1:2\n", f);
+	fclose(f);
+	CHECK(chart_render_all(tmp(), names, 3, 1, &e) == -1);
+	CHECK(strstr(e.msg, "chart all-broken"));
+	CHECK(strstr(e.msg, "missing.dat"));
+}
+
 /* Runs last (constructors register in order): remove the temp dir. */
 TEST(zz_cleanup)
 {
