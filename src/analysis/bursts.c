@@ -14,14 +14,6 @@ void burst_params_default(struct burst_params *p)
 	};
 }
 
-static double mean_slice_s(const struct trace_pt *t, size_t n)
-{
-	uint64_t ns = 0;
-	for (size_t i = 0; i < n; i++)
-		ns += t[i].ns;
-	return (double)ns / 1e9 / (double)n;
-}
-
 static void stat_of(const double *v, size_t n, double *scratch,
 		    struct burst_stat *s)
 {
@@ -86,7 +78,7 @@ int burst_analyze(const struct trace_pt *t, size_t n, enum trace_metric m,
 		return -1;
 	if (!(p->factor > 1) || !(p->level_window_s > 0) || p->merge_gap_s < 0)
 		return sb_errf(e, "bursts: factor must exceed 1 and the level window be positive");
-	double dt = mean_slice_s(t, n);
+	double dt = trace_mean_slice_s(t, n);
 	size_t b = (size_t)(p->level_window_s / dt + 0.5);
 	size_t gap = (size_t)(p->merge_gap_s / dt + 0.5);
 	b = b < 3 ? 3 : b;

@@ -21,27 +21,6 @@ static void view_of(const double *v, size_t n, double *scratch,
 	o->cv = o->mean > 0 ? o->stddev / o->mean : NAN;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* Slices per second from the median slice length: 10 for 100 ms. */
-static unsigned group_for_one_second(const struct trace_pt *t, size_t n)
-{
-	uint64_t *ns = malloc(n * sizeof *ns);
-	if (!ns)
-		return 10;
-	for (size_t i = 0; i < n; i++)
-		ns[i] = t[i].ns;
-	qsort(ns, n, sizeof *ns, cmp_u64);
-	double med = (double)ns[n / 2];
-	free(ns);
-	double g = floor(1e9 / med + 0.5);
-	return g < 1 ? 1 : (unsigned)g;
-}
-
 int consistency_analyze(const struct trace_pt *t, size_t n,
 			enum trace_metric m, unsigned group,
 			struct consistency_result *out, struct sb_err *e)
@@ -49,8 +28,11 @@ int consistency_analyze(const struct trace_pt *t, size_t n,
 	memset(out, 0, sizeof *out);
 	if (trace_check(t, n, e))
 		return -1;
-	if (group == 0)
-		group = group_for_one_second(t, n);
+	if (group == 0) {
+		/* slices per second from the median slice: 10 for 100 ms */
+		double g = floor(1.0 / trace_median_slice_s(t, n) + 0.5);
+		group = g < 1 ? 1 : (unsigned)g;
+	}
 	double *v = malloc(2 * n * sizeof *v);
 	if (!v)
 		return sb_errno(e, ENOMEM, "consistency: %zu samples", n);

@@ -42,11 +42,7 @@ static int check_params(const struct fill_params *p, struct sb_err *e)
 /* Samples in `seconds`, from the mean slice length; at least 1. */
 static size_t samples_in(const struct trace_pt *t, size_t n, double seconds)
 {
-	uint64_t ns = 0;
-	for (size_t i = 0; i < n; i++)
-		ns += t[i].ns;
-	double dt = (double)ns / 1e9 / (double)n;
-	double k = floor(seconds / dt + 0.5);
+	double k = floor(seconds / trace_mean_slice_s(t, n) + 0.5);
 	return k < 1 ? 1 : (size_t)k;
 }
 
@@ -239,7 +235,9 @@ static size_t refine_cut(const double *pre, const double *pre2, size_t a,
 {
 	size_t lo = cut > a + reach ? cut - reach : a + 1;
 	size_t hi = cut + reach < b ? cut + reach : b - 1;
-	size_t best = cut;
+	if (lo > hi)		/* no room between the neighbours: keep it */
+		return cut;
+	size_t best = lo;
 	double best_sse = INFINITY;
 	for (size_t j = lo; j <= hi; j++) {
 		double n1 = (double)(j - a), n2 = (double)(b - j);

@@ -15,6 +15,7 @@
 #ifndef SSDBENCH_ANALYSIS_FIO_INPUT_H
 #define SSDBENCH_ANALYSIS_FIO_INPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,14 +40,31 @@ int fio_log_parse(const char *text, size_t len, struct fio_log_entry **out,
 unsigned fio_log_main_dir(const struct fio_log_entry *l, size_t n);
 
 /*
- * The entries of one direction as a trace.  A sample covers the time since
- * the previous entry of that direction (from 0 for the first), as fio's
- * averaging windows do.  A bandwidth log gives bytes = KiB/s x 1024 x dt
- * (rounded), I/Os = bytes / bs; an IOPS log gives I/Os = IOPS x dt and
- * bytes = I/Os x bs.  Latency logs are not traces (fails).
+ * Whether a log holds one entry per I/O (written without log_avg_msec):
+ * every entry carries its block size and the entries come faster than one
+ * per 5 ms on average or share timestamps.  fio writes bs 0 in averaged
+ * logs.
+ */
+bool fio_log_is_per_io(const struct fio_log_entry *l, size_t n);
+
+/*
+ * The entries of one direction as a trace.
+ *
+ * Averaged logs: a sample covers the time since the previous entry of that
+ * direction (from 0 for the first), as fio's averaging windows do; an entry
+ * at the same time as the previous one has no time of its own and is
+ * skipped.  A bandwidth log gives bytes = KiB/s x 1024 x dt (rounded),
+ * I/Os = bytes / bs; an IOPS log gives I/Os = IOPS x dt, bytes = I/Os x bs.
+ * fio does not log the last partial window, so the trace ends up to one
+ * window short of the job.
+ *
+ * Per-I/O logs are binned into slices of `slice_ms`: each I/O adds its bs
+ * to the bytes of its slice, so the total is exact.
+ *
+ * Latency logs are not traces (fails).
  */
 int fio_log_to_trace(const struct fio_log_entry *l, size_t n,
-		     enum fio_log_kind kind, unsigned dir,
+		     enum fio_log_kind kind, unsigned dir, unsigned slice_ms,
 		     struct trace_pt **out, size_t *nout, struct sb_err *e);
 
 #define FIO_JSON_MAX_PS 32

@@ -7,7 +7,8 @@
  * peak that barely rises above the saddle to a neighbour (less than 10 % of
  * its height) is the same level seen through noise and joins that
  * neighbour; the surviving peaks are kept when their basins hold at least
- * `min_share` of the weight.  O(n + grid x kernel).
+ * `min_share` of the weight, and the weight of ten samples: a short noisy
+ * trace has bumps everywhere, none of them a level.  O(n + grid x kernel).
  */
 #include "analysis/fill.h"
 
@@ -45,6 +46,8 @@ size_t fill_levels(const double *v, const double *w, size_t n,
 	}
 	if (!(total > 0) || max == 0)
 		return 0;
+	if (min_share < 10.0 / (double)n)
+		min_share = 10.0 / (double)n;
 	double h = bandwidth;
 	lo -= 4 * h;
 	hi += 4 * h;

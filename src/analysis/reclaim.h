@@ -5,7 +5,8 @@
  * the minute's trace, with the fill's cache speed as `ref_speed`.
  *
  * Over the (T, cache) points: the recovered size is the mean of the
- * saturated points (within `saturation` of the largest), the recovery
+ * saturated points (within `saturation` of the largest; saturation needs
+ * two such points, as the largest is always within it), the recovery
  * rate the least-squares slope through the points before saturation
  * (bytes of cache per second of idle; SN8100 ~1.46 GB/s), and the idle
  * time to full recovery where that line meets the recovered size (never

@@ -12,6 +12,26 @@ void trace_rates(const struct trace_pt *t, size_t n, enum trace_metric m,
 		out[i] = trace_rate(&t[i], m);
 }
 
+double trace_mean_slice_s(const struct trace_pt *t, size_t n)
+{
+	uint64_t ns = 0;
+	for (size_t i = 0; i < n; i++)
+		ns += t[i].ns;
+	return (double)ns / 1e9 / (double)n;
+}
+
+double trace_median_slice_s(const struct trace_pt *t, size_t n)
+{
+	double *v = malloc(2 * n * sizeof *v);
+	if (!v)
+		return trace_mean_slice_s(t, n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = (double)t[i].ns / 1e9;
+	double m = stat_percentile(v, n, 50, v + n);
+	free(v);
+	return m;
+}
+
 int trace_check(const struct trace_pt *t, size_t n, struct sb_err *e)
 {
 	if (!t || n == 0)

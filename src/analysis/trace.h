@@ -47,6 +47,10 @@ static inline double trace_rate(const struct trace_pt *p, enum trace_metric m)
 void trace_rates(const struct trace_pt *t, size_t n, enum trace_metric m,
 		 double *out);
 
+/* Mean and median slice length in seconds (n > 0). */
+double trace_mean_slice_s(const struct trace_pt *t, size_t n);
+double trace_median_slice_s(const struct trace_pt *t, size_t n);
+
 /* Check that a trace is usable: n > 0 and no zero-length slice. */
 int trace_check(const struct trace_pt *t, size_t n, struct sb_err *e);
 

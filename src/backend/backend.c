@@ -12,12 +12,9 @@ struct backend_prefix {
 	const struct backend_ops *ops;
 };
 
-/*
- * Prefixed backends.  The simulator registers here once it exists:
- *	{ "sim:", &backend_sim },
- * (declare `extern const struct backend_ops backend_sim;` in backend.h).
- */
+/* Prefixed backends. */
 static const struct backend_prefix prefixed[] = {
+	{ "sim:", &backend_sim },
 	{ NULL, NULL },
 };
 

@@ -69,6 +69,34 @@ struct queue_opts {
 
 struct backend_target;
 struct backend_queue;
+struct lat_hist;
+
+/*
+ * The bulk path (optional op run_fluid): one uniform closed-loop stream,
+ * advanced by the backend in slices instead of I/O by I/O.  A simulated
+ * drive integrates its rates between regime changes, so a whole-drive fill
+ * or hours of random preconditioning cost per slice, not per I/O.
+ */
+struct fluid_stream {
+	uint8_t op;		/* IO_READ or IO_WRITE */
+	bool random;		/* else sequential */
+	uint32_t bs;		/* bytes per I/O */
+	uint32_t qd;		/* I/Os kept in flight */
+	uint64_t span_off, span_len;	/* bytes */
+	uint64_t start_off;	/* sequential: the first offset, inside the span */
+	uint64_t seed;		/* random offsets */
+};
+
+struct fluid_slice {
+	uint64_t t_start_ns, t_end_ns;	/* (start, end] on the backend clock */
+	uint64_t bytes, ios;		/* completed in the slice */
+	const struct lat_hist *lat;	/* their latencies */
+	uint64_t next_off;		/* sequential: where the stream stands */
+};
+
+/* Per slice: 0 go on, 1 stop the stream, -1 abort (e set). */
+typedef int (*fluid_slice_fn)(void *ctx, const struct fluid_slice *s,
+			      struct sb_err *e);
 
 struct backend_caps {
 	bool single_queue;	/* one queue per target; engine multiplexes */
@@ -116,11 +144,25 @@ struct backend_ops {
 	int (*discard)(struct backend_target *t, uint64_t off, uint64_t len,
 		       struct sb_err *e);
 	int (*flush)(struct backend_target *t, struct sb_err *e);
+
+	/*
+	 * Optional, NULL when absent.  Run `st` from now() until max_bytes
+	 * were done or max_ns passed (0: no limit of that kind; at least one
+	 * set), calling fn for every slice_ns of backend time; slices end on
+	 * now() + k * slice_ns, the last may be shorter.  Nothing may be in
+	 * flight on the queue.  Returns 0, or -1 with e set; e->errnum ENOTSUP
+	 * with no slice delivered means "not for this stream": the caller
+	 * runs it I/O by I/O instead.
+	 */
+	int (*run_fluid)(struct backend_queue *q, const struct fluid_stream *st,
+			 uint64_t max_bytes, uint64_t max_ns, uint64_t slice_ns,
+			 fluid_slice_fn fn, void *ctx, struct sb_err *e);
 };
 
 /* Pick the backend for a target spec: "sim:PROFILE" or a path. */
 const struct backend_ops *backend_for(const char *spec);
 
 extern const struct backend_ops backend_uring;
+extern const struct backend_ops backend_sim;
 
 #endif

@@ -6,6 +6,11 @@
 const struct cli_command cli_commands[] = {
 	{ "run", cmd_run, "run workloads on a file or block device" },
 	{ "plan", cmd_plan, "print a review plan: steps, settings, time, writes" },
+	{ "suite", cmd_suite, "run a review plan (the methodology) on a target" },
+	{ "resume", cmd_resume, "continue an interrupted suite run" },
+	{ "show", cmd_show, "list the stored runs, or show one" },
+	{ "export", cmd_export, "write a stored run as CSV or JSON" },
+	{ "analyze", cmd_analyze, "analyse a stored run or fio logs: cache, steady state, consistency, bursts" },
 	{ "report", cmd_report, "write the HTML report and charts of stored runs" },
 	{ "version", cmd_version, "print the version" },
 	{ NULL, NULL, NULL },

@@ -16,8 +16,13 @@ struct cli_command {
 extern const struct cli_command cli_commands[];
 
 int cmd_version(int argc, char **argv);
-int cmd_plan(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
+int cmd_suite(int argc, char **argv);
+int cmd_resume(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
 /* Set by the SIGINT/SIGTERM handler; long-running commands poll it. */

@@ -152,7 +152,8 @@ void *driver_main(void *arg)
 		run_fail(r, &e);
 		ok = false;
 	}
-	if (wait_for_go(r, ok, ok ? r->ops->queue_mode(q) : ""))
+	if (wait_for_go(r, ok, ok ? r->ops->queue_mode(q) : "") &&
+	    !(fluid_eligible(d) && fluid_drive(d, q)))
 		drive(d, q, reqs, cpls, cap);
 	finish_jobs(d);
 	if (q)

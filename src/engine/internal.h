@@ -156,6 +156,11 @@ struct driver {
 	bool started;
 };
 
+/* engine_fluid.c: hand a uniform stream to the backend's run_fluid.
+   fluid_drive returns false when the backend declined (run I/O by I/O). */
+bool fluid_eligible(const struct driver *d);
+bool fluid_drive(struct driver *d, struct backend_queue *q);
+
 /* collector.c */
 int collector_loop(struct run *r, const struct engine_hooks *h);
 

@@ -54,6 +54,8 @@ int job_init(struct job *j, struct wl_state *wl, uint32_t index, uint32_t gindex
 		for (int d = 0; d < DIR_COUNT; d++)
 			if (dir_used(w, (enum io_dir)d) && !(j->ring[b].hist[d] = hist_new()))
 				return sb_errf(e, "out of memory");
+	/* Job index in the top 16 bits, a 48-bit counter below: unique in the
+	   run; the run's salt makes runs differ. */
 	j->stamp_base = wl->run->stamp_salt ^ ((uint64_t)gindex << 48);
 	uint64_t blocks = w->stop_bytes / w->bs;
 	j->quota = (blocks / w->jobs + (index < blocks % w->jobs)) * w->bs;
@@ -107,10 +109,22 @@ void job_fill_buffers(struct job *j)
 	}
 }
 
+/*
+ * A bijective 64-bit mix (splitmix64's finalizer: xor-shifts and odd
+ * multipliers are invertible), so distinct counters give distinct stamps
+ * that look random: the stamps do not make the data compressible.
+ */
+static inline uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
 static void stamp(struct job *j, uint8_t *buf, uint32_t len)
 {
 	for (uint32_t i = 0; i < len; i += STAMP_UNIT) {
-		uint64_t v = j->stamp_base + j->stamp_count++;
+		uint64_t v = mix64(j->stamp_base ^ j->stamp_count++);
 		memcpy(buf + i, &v, sizeof v);
 	}
 }

@@ -358,12 +358,15 @@ int profile_check(const struct sim_profile *p, const char *origin, struct sb_err
 					       origin, i + 1, p->rounds[i].host_gbs, p->w_dir_gbs);
 	}
 	if (p->route == ROUTE_SLC_ONLY) {
-		if (p->fold_rate_gbs <= 0 && p->f_idle_gbs <= 0)
-			return sb_errf(e, "%s: key 'fold_rate_gbs': slc_only needs some folding or the cache never empties",
-				       origin);
 		if (p->win_open_gb > p->slc_static_gb + p->slc_dyn_max_gb)
 			return sb_errf(e, "%s: key 'win_open_gb': larger than the cache", origin);
 	}
+	if (p->rho_eff <= 0)
+		return sb_errf(e, "%s: key 'rho_eff': NAND media (bits_per_cell %d) needs GC, so rho_eff > 0",
+			       origin, p->bits_per_cell);
+	if (p->route == ROUTE_SLC_ONLY && p->fold_rate_gbs <= 0)
+		return sb_errf(e, "%s: key 'fold_rate_gbs': slc_only needs folding while the host writes, or a full cache never reopens",
+			       origin);
 	if (p->rho_eff > 0 && R - U <= 0)
 		return sb_errf(e, "%s: key 'rho_eff': GC needs phys_gb above user_gb", origin);
 	if (p->f_lo_gb + p->w_burst_gb > R - U && p->rho_eff > 0)

@@ -61,6 +61,7 @@ static const struct param_desc active_range_params[] = {
 
 static const struct param_desc cssd_precond_params[] = {
 	{ "method", PT_ENUM, 0, 0, PURGE_METHODS, "purge method at the start" },
+	{ "purge_rest", PT_DURATION, 0, 0, NULL, "idle after the purge" },
 	{ "seq_passes", PT_UINT, 0, 16, NULL, "sequential fills of the whole drive" },
 	{ "seq_bs", PT_SIZE, 512, MAX_BS, NULL, "sequential block size" },
 	{ "seq_qd", PT_UINT, 1, 1024, NULL, "sequential queue depth" },
@@ -99,6 +100,7 @@ static const struct param_desc rw_ratio_params[] = {
 static const struct param_desc reclaim_params[] = {
 	{ "idles", PT_DURATION_LIST, 0, 0, NULL, "idle times to test" },
 	{ "method", PT_ENUM, 0, 0, PURGE_METHODS, "purge method before each cycle" },
+	{ "purge_rest", PT_DURATION, 0, 0, NULL, "idle after each purge, before the fill" },
 	{ "fill_share", PT_AMOUNT, 0, 0, NULL, "filled before the idle" },
 	{ "bs", PT_SIZE, 512, MAX_BS, NULL, "block size" },
 	{ "qd", PT_UINT, 1, 1024, NULL, "queue depth" },
@@ -305,7 +307,7 @@ static void est_cssd_precond(const struct plan_step *st,
 	double rnd = step_double(st, "rnd_writes") *
 		     (double)step_amount(st, "rnd_span", t->size, 1);
 	est->bytes_written = (uint64_t)(seq + rnd);
-	est->seconds = PURGE_SECONDS + at_rate(t, seq + rnd);
+	est->seconds = PURGE_SECONDS + secs(step_u64(st, "purge_rest")) + at_rate(t, seq + rnd);
 }
 
 static void est_sync_write(const struct plan_step *st,
@@ -344,7 +346,7 @@ static void est_reclaim(const struct plan_step *st, const struct plan_target *t,
 	double fill = (double)step_amount(st, "fill_share", t->size, 1);
 	double w = secs(step_u64(st, "write_time"));
 	for (uint32_t i = 0; i < idles->n; i++) {
-		est->seconds += PURGE_SECONDS + at_rate(t, fill) +
+		est->seconds += PURGE_SECONDS + secs(step_u64(st, "purge_rest")) + at_rate(t, fill) +
 				secs(idles->ulist[i]) + w;
 		est->bytes_written += (uint64_t)(fill + w * (double)t->assumed_rate);
 	}

@@ -25,7 +25,7 @@ const struct step_template step_templates[] = {
 	{ "active_range", "active_range", HALF_CSSD, "active range: RND 4 KiB QD256 reads over growing spans", "fill",
 	  "bs=4KiB qd=256 amount=1GiB span_start=1GiB span_factor=2 " REST_CSSD },
 	{ "cssd_precond", "cssd_precond", HALF_CSSD, "cSSD preconditioning: purge, 2 x SEQ, RND over 8 GiB, TRIM 25 %", NULL,
-	  "method=auto seq_passes=2 seq_bs=128KiB seq_qd=256 rnd_span=8GiB "
+	  "method=auto purge_rest=0 seq_passes=2 seq_bs=128KiB seq_qd=256 rnd_span=8GiB "
 	  "rnd_bs=4KiB rnd_qd=32 rnd_writes=1 trim_share=25% " REST_CSSD },
 	{ "sync_write", "sync_write", HALF_CSSD, "sync write: RND 4 KiB QD1 O_SYNC in the first 8 GiB", "cssd_precond",
 	  "bs=4KiB span=8GiB amount=500MiB time=2m " REST_CSSD },
@@ -34,7 +34,7 @@ const struct step_template step_templates[] = {
 	  "weights=0.80,0.15,0.05 amount=1GiB time=30s point_rest=10s "
 	  "min_runs=5 max_runs=10 rse_window=3 rse=5% " REST_CSSD },
 	{ "reclaim", "reclaim", HALF_CSSD, "SLC cache reclaim: purge, fill 50 %, idle T, write 1 min", NULL,
-	  "idles=5s,10s,15s,30s,60s,120s,240s method=auto fill_share=50% bs=128KiB "
+	  "idles=5s,10s,15s,30s,60s,120s,240s method=auto purge_rest=0 fill_share=50% bs=128KiB "
 	  "qd=256 write_time=1m " REST_CSSD },
 	/* eSSD half, METHODOLOGY §4: no rest except after a purge */
 	{ "essd_purge", "purge", HALF_ESSD, "purge to fresh-out-of-box", NULL,

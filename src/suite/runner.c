@@ -16,6 +16,7 @@
 #include "common/json.h"
 #include "device/safety.h"
 #include "engine/engine.h"
+#include "findings/findings.h"
 #include "suite/record.h"
 #include "suite/step.h"
 #include "suite/target.h"
@@ -162,6 +163,31 @@ struct run_state {
 	struct engine *eng;
 };
 
+/*
+ * The step's figures, into the store as metrics as soon as it is done.  A
+ * figure that cannot be computed is no reason to stop measuring: the
+ * samples are kept and `analyze` can compute it again; the user is told.
+ */
+static void step_figures(struct run_state *rs, struct step_ctx *c,
+			 int64_t step_id)
+{
+	struct step_row *rows;
+	size_t n;
+	struct sb_err fe;
+	struct figures f = { 0 };
+	if (store_list_steps(rs->s, rs->run_id, &rows, &n, &fe)) {
+		step_note(c, "%s: figures not computed: %s", c->step->name, fe.msg);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].id == step_id &&
+		    (findings_step(rs->s, rs->run_id, rs->p, c->size, &rows[i], &f, &fe) ||
+		     findings_save(rs->s, rs->run_id, &f, &fe)))
+			step_note(c, "%s: figures not computed: %s", c->step->name, fe.msg);
+	store_step_rows_free(rows, n);
+	figures_free(&f);
+}
+
 static int run_one(struct run_state *rs, uint32_t i, uint32_t step_no,
 		   double rest_s, bool *stopped, struct sb_err *e)
 {
@@ -202,9 +228,12 @@ static int run_one(struct run_state *rs, uint32_t i, uint32_t step_no,
 	}
 	*stopped = c.stopped;
 	if (store_step_finish(rs->s, step_id, c.stopped ? "interrupted" : "done",
-			      NULL, e))
+			      NULL, e) ||
+	    store_tick(rs->s, true, e))
 		return -1;
-	return store_tick(rs->s, true, e);
+	if (!c.stopped)
+		step_figures(rs, &c, step_id);
+	return 0;
 }
 
 /* Open the target after the same checks as before any run's first I/O. */
@@ -312,6 +341,8 @@ int suite_start(struct store *s, const struct plan *p,
 	free(host);
 	if (!rc) {
 		rs.run_id = *run_id;
+		if (o->ui.started)
+			o->ui.started(o->ui.ctx, *run_id);
 		rc = run_plan(&rs, false, out, e);
 	}
 	free(rs.rec.plan_text);

@@ -32,6 +32,8 @@ struct suite_ui {
 	void (*progress)(void *ctx, const struct suite_progress *p);
 	/* A sentence worth telling the user ("purge: file target ..."). */
 	void (*note)(void *ctx, const char *msg);
+	/* The run exists in the store (before any I/O). */
+	void (*started)(void *ctx, int64_t run_id);
 };
 
 struct suite_opts {

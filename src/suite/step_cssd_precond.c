@@ -13,6 +13,9 @@ int step_run_cssd_precond(struct step_ctx *c, struct sb_err *e)
 	if (step_purge(c, step_param(st, "method")->s, e))
 		return -1;
 	c->units_done++;
+	step_idle(c, step_u64(st, "purge_rest"));
+	if (c->stopped)
+		return 0;
 	for (uint64_t k = 1; k <= passes; k++) {
 		struct workload w;
 		step_workload(c, &w, "seq pass=%llu", (unsigned long long)k);

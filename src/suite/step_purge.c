@@ -4,7 +4,7 @@
  * this build does for every method name until the device layer's format,
  * sanitize and secure erase are wired in; it says so.  A file is deleted
  * and created again (its blocks go back to the filesystem), and a
- * simulated drive is discarded whole, which unmaps every LBA of the model.
+ * simulated drive is opened afresh: the model's format.
  * The method used is recorded as the metric STEP.purge_method, its name in
  * the unit column.
  */
@@ -16,11 +16,12 @@
 
 #include "suite/step.h"
 
-static int recreate_file(struct step_ctx *c, struct sb_err *e)
+/* Close the target, delete it if it is a file, and open it again. */
+static int reopen(struct step_ctx *c, bool unlink_file, struct sb_err *e)
 {
 	engine_close(c->eng);
 	c->eng = NULL;
-	if (unlink(c->eopts->target) && errno != ENOENT)
+	if (unlink_file && unlink(c->eopts->target) && errno != ENOENT)
 		return sb_errno(e, errno, "purge: deleting %s", c->eopts->target);
 	struct engine_opts o = *c->eopts;
 	o.file_size = c->size;
@@ -35,9 +36,16 @@ int step_purge(struct step_ctx *c, const char *method, struct sb_err *e)
 	if (c->is_file) {
 		step_note(c, "%s: the target is a file, so purge deletes and recreates it",
 			  c->step->name);
-		if (recreate_file(c, e))
+		if (reopen(c, true, e))
 			return -1;
 		used = "recreate";
+	} else if (c->is_sim) {
+		/* The model's format: a fresh drive, as an NVMe format leaves
+		   it.  (A whole-range discard leaves the model's folded and
+		   garbage-collection state behind, which a format does not.) */
+		if (reopen(c, false, e))
+			return -1;
+		used = "sim-format";
 	} else {
 		if (strcmp(method, "auto") && strcmp(method, "discard"))
 			step_note(c, "%s: purge method %s is not available in this build; using a whole-device discard",

@@ -18,6 +18,9 @@ int step_run_reclaim(struct step_ctx *c, struct sb_err *e)
 		unsigned long long ms = (unsigned long long)(idles->ulist[i] / 1000000);
 		if (step_purge(c, step_param(st, "method")->s, e))
 			return -1;
+		step_idle(c, step_u64(st, "purge_rest"));
+		if (c->stopped)
+			return 0;
 		struct workload w;
 		step_workload(c, &w, "idle=%llu phase=fill", ms);
 		w.pattern = PATTERN_SEQ;

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""ssdbench against fio and a minimal liburing loop, on zram and a loop device.
+
+Each round runs every tool once per workload, alternating, so slow drifts of
+this shared machine hit all tools alike; the table reports medians of the
+per-round ratios.  CPU is counted from per-task schedstat for the whole
+process tree (every thread, io_uring workers included) plus kernel threads
+(loop workers, kworkers), over a window inside the measured time.
+
+usage (as root, from the checkout, after `make`):
+    bench/compare.py [--rounds 3] [--secs 3] [--targets zram,loop] [--out FILE]
+"""
+import argparse, json, os, statistics, subprocess, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SSDBENCH = os.path.join(HERE, "..", "build", "ssdbench")
+WORKLOADS = [  # name, rw, bs, qd
+    ("4k randread QD1", "randread", 4096, 1),
+    ("4k randread QD32", "randread", 4096, 32),
+    ("4k randwrite QD32", "randwrite", 4096, 32),
+    ("128k seq read QD32", "read", 131072, 32),
+]
+
+
+def tasks():
+    """{tid: (on-cpu ns, pid, ppid)} for every task on the machine."""
+    out = {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                    out[int(tid)] = (int(f.read().split()[0]), int(pid), ppid)
+        except (OSError, IndexError, ValueError):
+            pass
+    return out
+
+
+def tree(root, snap):
+    pids, grew = {root}, True
+    while grew:
+        grew = False
+        for _, pid, ppid in snap.values():
+            if ppid in pids and pid not in pids:
+                pids.add(pid)
+                grew = True
+    return pids
+
+
+def cpu_split(root, a, b):
+    """CPU ns in (a, b] of the benchmark tree and of kernel threads."""
+    pids = tree(root, b)
+    bench = kern = 0
+    for tid, (ns, pid, ppid) in b.items():
+        d = ns - a.get(tid, (0,))[0]
+        if pid in pids:
+            bench += d
+        elif ppid == 2 or pid == 2:
+            kern += d
+    return bench, kern
+
+
+def run(cmd, secs, ramp):
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(ramp + 0.3)
+    a, ta = tasks(), time.monotonic()
+    time.sleep(secs - 0.6)
+    b, tb = tasks(), time.monotonic()
+    out, err = p.communicate()
+    if p.returncode:
+        raise RuntimeError(f"{cmd[0]} failed: {err.strip()[-300:]}")
+    bench, kern = cpu_split(p.pid, a, b)
+    return out, (bench + kern) / 1e9, tb - ta
+
+
+def iops_of(tool, out, rw):
+    d = json.loads(out)
+    if tool == "fio":
+        return d["jobs"][0]["read" if "read" in rw else "write"]["iops"]
+    if tool == "ssdbench":
+        return d["workloads"][0]["read" if "read" in rw else "write"]["iops"]
+    return d["iops"]
+
+
+def command(tool, target, rw, bs, qd, secs, ramp):
+    if tool == "fio":
+        return ["fio", "--name=b", f"--filename={target}", "--ioengine=io_uring", "--direct=1",
+                "--registerfiles=1", "--fixedbufs=1", f"--rw={rw}", f"--bs={bs}",
+                f"--iodepth={qd}", "--time_based=1", f"--runtime={secs}",
+                f"--ramp_time={ramp}", "--output-format=json"]
+    if tool == "ssdbench":
+        return [SSDBENCH, "run", "--target", target, "--rw", rw, "--bs", str(bs), "--qd", str(qd),
+                "--time", f"{secs}s", "--ramp", f"{ramp}s", "--no-db", "--json", "--destroy-data"]
+    cmd = [os.path.join(HERE, "uring_min"), "-d", str(qd), "-b", str(bs), "-t", str(secs),
+           "-r", str(ramp), "-c", str(max(1, min(16, qd // 8)))]
+    if "write" in rw:
+        cmd.append("-w")
+    if rw == "read":
+        cmd.append("-s")
+    return cmd + [target]
+
+
+def setup(kind, tmp):
+    """Returns (device, cleanup)."""
+    if kind == "zram":
+        if open("/sys/block/zram0/disksize").read().strip() != "0":
+            raise RuntimeError("zram0 is in use")
+        with open("/sys/block/zram0/disksize", "w") as f:
+            f.write("1G")
+        subprocess.run(["dd", "if=/dev/urandom", "of=/dev/zram0", "bs=1M", "count=1024",
+                        "oflag=direct", "status=none"], check=True)
+        return "/dev/zram0", lambda: open("/sys/block/zram0/reset", "w").write("1")
+    img = os.path.join(tmp, "loop.img")
+    subprocess.run(["dd", "if=/dev/urandom", f"of={img}", "bs=1M", "count=1024",
+                    "oflag=direct", "status=none"], check=True)
+    dev = subprocess.run(["losetup", "--direct-io=on", "-f", "--show", img], check=True,
+                         capture_output=True, text=True).stdout.strip()
+    return dev, lambda: subprocess.run(["losetup", "-d", dev])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--secs", type=int, default=3)
+    ap.add_argument("--ramp", type=int, default=1)
+    ap.add_argument("--targets", default="zram,loop")
+    ap.add_argument("--out", default=None, help="append raw results (JSON lines)")
+    a = ap.parse_args()
+    subprocess.run(["cc", "-O2", "-o", os.path.join(HERE, "uring_min"),
+                    os.path.join(HERE, "uring_min.c"), "-luring"], check=True)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind in a.targets.split(","):
+            dev, cleanup = setup(kind, tmp)
+            try:
+                res = {}
+                for rnd in range(a.rounds):
+                    for name, rw, bs, qd in WORKLOADS:
+                        for tool in ("fio", "ssdbench", "min"):
+                            out, cpu, win = run(command(tool, dev, rw, bs, qd, a.secs, a.ramp),
+                                                a.secs + a.ramp, a.ramp)
+                            iops = iops_of(tool, out, rw)
+                            us_per_io = cpu / (iops * win) * 1e6
+                            res.setdefault(name, {}).setdefault(tool, []).append((iops, us_per_io))
+                            rec = dict(target=kind, workload=name, tool=tool, round=rnd,
+                                       iops=round(iops), cpu_us_per_io=round(us_per_io, 3))
+                            print(json.dumps(rec), flush=True)
+                            if a.out:
+                                with open(a.out, "a") as f:
+                                    f.write(json.dumps(rec) + "\n")
+                for name, *_ in WORKLOADS:
+                    r = res[name]
+                    med = lambda t, k: statistics.median(x[k] for x in r[t])
+                    ratio = lambda t1, t2, k: statistics.median(
+                        x[k] / y[k] for x, y in zip(r[t1], r[t2]))
+                    rows.append((kind, name, med("fio", 0), med("ssdbench", 0), med("min", 0),
+                                 med("fio", 1), med("ssdbench", 1), med("min", 1),
+                                 ratio("ssdbench", "fio", 0), ratio("ssdbench", "fio", 1),
+                                 ratio("ssdbench", "min", 0)))
+            finally:
+                cleanup()
+    print()
+    print("| target | workload | IOPS fio | IOPS ssdbench | IOPS min | CPU µs/IO fio | ssdbench | min "
+          "| IOPS ssdbench/fio | CPU/IO ssdbench/fio | IOPS ssdbench/min |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        print(f"| {r[0]} | {r[1]} | {r[2]:.0f} | {r[3]:.0f} | {r[4]:.0f} | {r[5]:.2f} | {r[6]:.2f} "
+              f"| {r[7]:.2f} | {r[8]:.2f} | {r[9]:.2f} | {r[10]:.2f} |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+#include "cli/run_view.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const double run_view_pcts[RUN_VIEW_NPCT] = { 50, 99, 99.9, 99.99, 99.9999 };
+const char *const run_view_pct_names[RUN_VIEW_NPCT] = {
+	"p50", "p99", "p99.9", "p99.99", "p99.9999"
+};
+
+int run_view_dir(struct store *s, const struct workload_row *w,
+		 enum io_dir d, struct lat_hist *scratch, struct dir_view *out,
+		 struct sb_err *e)
+{
+	memset(out, 0, sizeof *out);
+	out->ios = w->totals.ios[d];
+	out->bytes = w->totals.bytes[d];
+	double secs = (double)w->totals.measured_ns / 1e9;
+	out->iops = secs > 0 ? (double)out->ios / secs : NAN;
+	out->bw_bytes = secs > 0 ? (double)out->bytes / secs : NAN;
+	if (store_load_histogram(s, w->id, d, scratch, e))
+		return -1;
+	out->lat_count = scratch->count;
+	out->lat_mean_ns = scratch->count ? hist_mean(scratch) : NAN;
+	out->lat_min_ns = scratch->count ? scratch->min : 0;
+	out->lat_max_ns = scratch->max;
+	hist_percentiles(scratch, run_view_pcts, RUN_VIEW_NPCT, out->lat_pct_ns);
+	return 0;
+}
+
+bool dir_view_empty(const struct dir_view *v)
+{
+	return v->ios == 0 && v->bytes == 0 && v->lat_count == 0;
+}
+
+int run_view_parse_id(const char *arg, int64_t *id, struct sb_err *e)
+{
+	char *end;
+	if (!strcmp(arg, "last")) {
+		*id = 0;
+		return 0;
+	}
+	errno = 0;
+	long long v = strtoll(arg, &end, 10);
+	if (errno || end == arg || *end || v <= 0)
+		return sb_errf(e, "'%s' is not a run id (a number from "
+			       "'ssdbench show', or 'last')", arg);
+	*id = v;
+	return 0;
+}
+
+int run_view_resolve_last(struct store *s, int64_t *id, struct sb_err *e)
+{
+	struct run_row *rows;
+	size_t n;
+	if (*id > 0)
+		return 0;
+	if (store_list_runs(s, &rows, &n, e))
+		return -1;
+	if (n)
+		*id = rows[0].id;
+	store_run_rows_free(rows, n);
+	if (!n)
+		return sb_errf(e, "there are no runs in the database yet");
+	return 0;
+}
+
+const char *run_view_status(const char *status, char *buf, size_t len)
+{
+	if (!strcmp(status, "running"))
+		snprintf(buf, len, "running (interrupted or still running)");
+	else
+		snprintf(buf, len, "%s", status);
+	return buf;
+}

@@ -1,0 +1,49 @@
+/*
+ * What `show` and `export` say about a stored run, computed in one place so
+ * the two never disagree: per direction the rates from the totals and the
+ * latency figures from the stored histogram.
+ */
+#ifndef SSDBENCH_CLI_RUN_VIEW_H
+#define SSDBENCH_CLI_RUN_VIEW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "store/store.h"
+
+#define RUN_VIEW_NPCT 5
+/* 50, 99, 99.9, 99.99, 99.9999 and their names "p50" ... "p99.9999". */
+extern const double run_view_pcts[RUN_VIEW_NPCT];
+extern const char *const run_view_pct_names[RUN_VIEW_NPCT];
+
+struct dir_view {
+	uint64_t ios, bytes;
+	double iops, bw_bytes;	/* per second of measured time; NaN if none */
+	uint64_t lat_count;	/* latencies in the histogram */
+	double lat_mean_ns;	/* NaN when lat_count is 0 */
+	uint64_t lat_min_ns, lat_max_ns;
+	uint64_t lat_pct_ns[RUN_VIEW_NPCT];
+};
+
+/* `scratch` is a histogram the caller lends (they are 280 KiB). */
+int run_view_dir(struct store *s, const struct workload_row *w,
+		 enum io_dir d, struct lat_hist *scratch, struct dir_view *out,
+		 struct sb_err *e);
+
+/* Nothing happened in this direction: no I/O and no latency. */
+bool dir_view_empty(const struct dir_view *v);
+
+/* A run id as typed: a number, or "last" (*id = 0) for the newest run.
+   A failure is a usage error. */
+int run_view_parse_id(const char *arg, int64_t *id, struct sb_err *e);
+/* Turn the 0 of "last" into the newest run's id; fails on an empty file. */
+int run_view_resolve_last(struct store *s, int64_t *id, struct sb_err *e);
+
+/*
+ * "running" in the database after the writer is gone means it was killed
+ * (or still runs): nobody can tell from the file alone, so say both.
+ */
+const char *run_view_status(const char *status, char *buf, size_t len);
+
+#endif

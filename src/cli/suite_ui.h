@@ -1,0 +1,30 @@
+/*
+ * The terminal side of a suite run: a live progress line on stderr (step,
+ * its progress and ETA, the plan's ETA) when stderr is a terminal, notes,
+ * and the closing words (run id, how to resume).
+ */
+#ifndef SSDBENCH_CLI_SUITE_UI_H
+#define SSDBENCH_CLI_SUITE_UI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "suite/runner.h"
+
+struct suite_term {
+	bool tty;
+	bool shown;		/* a progress line is on screen */
+	double last;		/* wall clock of the last line */
+	const char *db;
+};
+
+void suite_term_init(struct suite_term *t, const char *db, struct suite_ui *ui);
+
+/* The exit code for an outcome, after saying what happened. */
+int suite_term_finish(struct suite_term *t, int64_t run_id,
+		      enum suite_outcome out, const struct sb_err *e);
+
+/* "ssdbench suite ..." as one string, for the run's record; free() it. */
+char *suite_term_command_line(int argc, char **argv, const char *prog);
+
+#endif

@@ -1,0 +1,145 @@
+/*
+ * Fill Drive and SLC cache reclaim figures (METHODOLOGY §3.2, §3.7), from
+ * the analysis library's fill and reclaim analyses of the 100 ms traces.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/fill.h"
+#include "analysis/reclaim.h"
+#include "findings/internal.h"
+
+#define MB 1e6
+#define GB 1e9
+
+static int fill_pass(struct fctx *c, const struct workload_row *w, uint64_t k,
+		     struct sb_err *e)
+{
+	struct trace_pt *t;
+	size_t n;
+	if (load_trace(c, w->id, 1u << DIR_WRITE, &t, &n, e))
+		return -1;
+	struct fill_params fp;
+	fill_params_default(&fp);
+	struct fill_result *r = malloc(sizeof *r);
+	struct sb_err ae;
+	if (!r || n == 0 || fill_analyze(t, n, &fp, r, &ae)) {
+		free(t);
+		free(r);
+		return 0;	/* an empty or cut pass has no figures */
+	}
+	free(t);
+	const char *u = "MB/s";
+	fig(c, "", r->has_cache, "pass%llu.has_slc_cache", (unsigned long long)k);
+	fig(c, "GB", r->has_cache ? r->cache_bytes / GB : 0, "pass%llu.slc_cache_gb", (unsigned long long)k);
+	fig(c, u, r->has_cache ? r->cache_speed / MB : NAN, "pass%llu.slc_speed_mbps", (unsigned long long)k);
+	fig(c, "s", r->has_cache ? r->cache_s : 0, "pass%llu.slc_cache_s", (unsigned long long)k);
+	fig(c, u, r->mean_of_samples / MB, "pass%llu.mean_mbps", (unsigned long long)k);
+	fig(c, u, r->true_avg / MB, "pass%llu.true_avg_mbps", (unsigned long long)k);
+	fig(c, u, r->p1 / MB, "pass%llu.p1_mbps", (unsigned long long)k);
+	fig(c, u, r->min / MB, "pass%llu.min_mbps", (unsigned long long)k);
+	fig(c, u, r->max / MB, "pass%llu.max_mbps", (unsigned long long)k);
+	fig(c, "s", r->total_s, "pass%llu.total_s", (unsigned long long)k);
+	fig(c, "GB", r->total_bytes / GB, "pass%llu.written_gb", (unsigned long long)k);
+	fig(c, "", r->below_half_share, "pass%llu.below_half_avg_share", (unsigned long long)k);
+	fig(c, u, r->post.mean / MB, "pass%llu.post_cache.mean_mbps", (unsigned long long)k);
+	fig(c, u, r->post.median / MB, "pass%llu.post_cache.median_mbps", (unsigned long long)k);
+	fig(c, u, r->post.p10 / MB, "pass%llu.post_cache.p10_mbps", (unsigned long long)k);
+	fig(c, "", (double)r->nstages, "pass%llu.stage_count", (unsigned long long)k);
+	for (size_t i = 0; i < r->nstages; i++) {
+		fig(c, "GB", r->stages[i].start_bytes / GB, "pass%llu.stage%zu.start_gb", (unsigned long long)k, i + 1);
+		fig(c, "GB", r->stages[i].bytes / GB, "pass%llu.stage%zu.gb", (unsigned long long)k, i + 1);
+		fig(c, u, r->stages[i].mean / MB, "pass%llu.stage%zu.mbps", (unsigned long long)k, i + 1);
+	}
+	fig(c, "", (double)r->nlevels, "pass%llu.level_count", (unsigned long long)k);
+	for (size_t i = 0; i < r->nlevels; i++) {
+		fig(c, u, r->levels[i].rate / MB, "pass%llu.level%zu.mbps", (unsigned long long)k, i + 1);
+		fig(c, "", r->levels[i].time_share, "pass%llu.level%zu.share", (unsigned long long)k, i + 1);
+	}
+	free(r);
+	return 0;
+}
+
+int fig_fill(struct fctx *c, struct sb_err *e)
+{
+	for (size_t i = 0; i < c->nwl; i++) {
+		uint64_t k;
+		if (name_u64(c->wl[i].name, "pass", &k) && fill_pass(c, &c->wl[i], k, e))
+			return -1;
+	}
+	return 0;
+}
+
+/* The cache speed of a reclaim cycle's fill: the reference for its minute. */
+static double cycle_cache_speed(struct fctx *c, const struct workload_row *w,
+				struct sb_err *e)
+{
+	struct trace_pt *t;
+	size_t n;
+	if (load_trace(c, w->id, 1u << DIR_WRITE, &t, &n, e))
+		return -1;
+	struct fill_params fp;
+	fill_params_default(&fp);
+	struct fill_result *r = malloc(sizeof *r);
+	struct sb_err ae;
+	double speed = 0;
+	if (r && n && !fill_analyze(t, n, &fp, r, &ae) && r->has_cache)
+		speed = r->cache_speed;
+	free(r);
+	free(t);
+	return speed;
+}
+
+static void idle_label(uint64_t ms, char *buf, size_t len)
+{
+	if (ms % 1000 == 0)
+		snprintf(buf, len, "%llus", (unsigned long long)(ms / 1000));
+	else
+		snprintf(buf, len, "%llums", (unsigned long long)ms);
+}
+
+int fig_reclaim(struct fctx *c, struct sb_err *e)
+{
+	struct reclaim_point pts[PARAM_LIST_MAX];
+	size_t np = 0;
+	for (size_t i = 0; i < c->nwl && np < PARAM_LIST_MAX; i++) {
+		char phase[16];
+		uint64_t ms;
+		if (!name_u64(c->wl[i].name, "idle", &ms) ||
+		    !name_word(c->wl[i].name, "phase", phase, sizeof phase) ||
+		    strcmp(phase, "write") || i == 0)
+			continue;
+		double ref = cycle_cache_speed(c, &c->wl[i - 1], e);
+		if (ref < 0)
+			return -1;
+		struct trace_pt *t;
+		size_t n;
+		if (load_trace(c, c->wl[i].id, 1u << DIR_WRITE, &t, &n, e))
+			return -1;
+		struct fill_params fp;
+		fill_params_default(&fp);
+		fp.ref_speed = ref;
+		size_t end;
+		double cache = NAN;
+		struct sb_err ae;
+		if (n && fill_find_cache(t, n, &fp, &end, &cache, &ae))
+			cache = NAN;
+		free(t);
+		char l[32];
+		idle_label(ms, l, sizeof l);
+		fig(c, "GB", (double)c->wl[i].totals.bytes[DIR_WRITE] / GB, "idle_%s.written_gb", l);
+		fig(c, "GB", cache / GB, "idle_%s.cache_gb", l);
+		if (isfinite(cache))
+			pts[np++] = (struct reclaim_point){ (double)ms / 1e3, cache };
+	}
+	struct reclaim_result r;
+	struct sb_err ae;
+	if (np && !reclaim_analyze(pts, np, 0.05, &r, &ae)) {
+		fig(c, "GB/s", r.rate / GB, "rate_gbps");
+		fig(c, "GB", r.recovered_bytes / GB, "recovered_gb");
+		fig(c, "", r.saturated, "saturated");
+		fig(c, "s", r.full_s, "full_recovery_s");
+	}
+	return 0;
+}

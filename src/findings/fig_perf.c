@@ -1,0 +1,95 @@
+/*
+ * Figures of the steps that measure a level: peak numbers, active range,
+ * sync write, the QD sweeps and tail latency (with their QoS tables and
+ * consistency), and the boot search.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <string.h>
+
+#include "findings/internal.h"
+
+int fig_peak(struct fctx *c, struct sb_err *e)
+{
+	(void)e;
+	/* The best pass of each test. */
+	for (size_t i = 0; i < c->nwl; i++) {
+		char prof[16], test[32], dir[8];
+		uint64_t pass;
+		if (!name_word(c->wl[i].name, "prof", prof, sizeof prof) ||
+		    !name_word(c->wl[i].name, "test", test, sizeof test) ||
+		    !name_word(c->wl[i].name, "dir", dir, sizeof dir) ||
+		    !name_u64(c->wl[i].name, "pass", &pass) || pass != 1)
+			continue;
+		double best = NAN, best_iops = NAN;
+		for (size_t j = i; j < c->nwl; j++) {
+			char p2[16], t2[32], d2[8];
+			if (name_word(c->wl[j].name, "prof", p2, sizeof p2) && !strcmp(p2, prof) &&
+			    name_word(c->wl[j].name, "test", t2, sizeof t2) && !strcmp(t2, test) &&
+			    name_word(c->wl[j].name, "dir", d2, sizeof d2) && !strcmp(d2, dir) &&
+			    !(wl_bps(&c->wl[j]) <= best)) {
+				best = wl_bps(&c->wl[j]);
+				best_iops = wl_iops(&c->wl[j]);
+			}
+		}
+		for (char *q = test; *q; q++)
+			*q = *q == '-' ? '_' : (char)tolower((unsigned char)*q);
+		fig(c, "MB/s", best / 1e6, "%s.%s.%s.mbps", prof, test, dir);
+		fig(c, "IOPS", best_iops, "%s.%s.%s.iops", prof, test, dir);
+	}
+	return 0;
+}
+
+int fig_active_range(struct fctx *c, struct sb_err *e)
+{
+	(void)e;
+	for (size_t i = 0; i < c->nwl; i++) {
+		uint64_t span;
+		if (!name_u64(c->wl[i].name, "span", &span))
+			continue;
+		fig(c, "GiB", (double)span / (1024.0 * 1024 * 1024), "span%zu.gib", i + 1);
+		fig(c, "IOPS", wl_iops(&c->wl[i]), "span%zu.iops", i + 1);
+	}
+	return 0;
+}
+
+int fig_sync_write(struct fctx *c, struct sb_err *e)
+{
+	if (c->nwl == 0)
+		return 0;
+	const struct workload_row *w = &c->wl[c->nwl - 1];
+	fig(c, "MB/s", wl_bps(w) / 1e6, "mbps");
+	fig(c, "IOPS", wl_iops(w), "iops");
+	return fig_workload_latency(c, w, "all", e);
+}
+
+int fig_sweep(struct fctx *c, struct sb_err *e)
+{
+	bool tail = !strcmp(c->st->kind->name, "tail");
+	bool iops = tail || strcmp(step_param(c->st, "pattern")->s, "seq");
+	for (size_t i = 0; i < c->nwl; i++) {
+		uint64_t mix, qd;
+		if (!name_u64(c->wl[i].name, "mix", &mix) ||
+		    !name_u64(c->wl[i].name, "qd", &qd))
+			continue;
+		char prefix[48];
+		snprintf(prefix, sizeof prefix, "mix%llu.qd%llu", (unsigned long long)mix,
+			 (unsigned long long)qd);
+		fig(c, "IOPS", wl_iops(&c->wl[i]), "%s.iops", prefix);
+		fig(c, "MB/s", wl_bps(&c->wl[i]) / 1e6, "%s.mbps", prefix);
+		if (fig_workload_latency(c, &c->wl[i], prefix, e) ||
+		    fig_consistency(c, &c->wl[i], iops, prefix, e))
+			return -1;
+	}
+	return 0;
+}
+
+int fig_boot(struct fctx *c, struct sb_err *e)
+{
+	(void)e;
+	/* The verdicts were recorded by the runner; count the trials. */
+	size_t trials = 0;
+	for (size_t i = 0; i < c->nwl; i++)
+		trials += strstr(c->wl[i].name, " readers") != NULL;
+	return fig(c, "", (double)trials, "trials");
+}

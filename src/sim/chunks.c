@@ -1,0 +1,108 @@
+/*
+ * The chunk map: one tag byte per chunk of LBA space (1 MiB, or larger so
+ * the map stays under 2^21 entries).  It answers where a read goes (SLC,
+ * native, nothing) and what an overwrite hits.  Byte counts live in the
+ * write path; a chunk's share of them is the class average ("density"), so
+ * the map never needs per-page state.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/model.h"
+
+#define MAX_CHUNKS (1ull << 21)
+
+int chunks_init(struct sim *s, struct sb_err *e)
+{
+	uint64_t c = 1ull << 20;
+	while (s->capacity / c > MAX_CHUNKS)
+		c <<= 1;
+	s->chunk = c;
+	s->nchunks = (s->capacity + c - 1) / c;
+	s->tag = calloc(s->nchunks, 1);
+	if (!s->tag)
+		return sb_errf(e, "sim: no memory for the chunk map");
+	memset(s->ntag, 0, sizeof s->ntag);
+	s->ntag[CH_UNMAPPED] = s->nchunks;
+	s->fold_cursor = 0;
+	return 0;
+}
+
+void chunks_set(struct sim *s, uint64_t c, enum chunk_tag t)
+{
+	s->ntag[s->tag[c]]--;
+	s->tag[c] = (uint8_t)t;
+	s->ntag[t]++;
+}
+
+/* Valid bytes per chunk of a class, as a share of the chunk (<= 1). */
+double chunks_density(const struct sim *s, enum chunk_tag t)
+{
+	double n, bytes;
+	if (t == CH_SLC) {
+		n = (double)s->ntag[CH_SLC];
+		bytes = s->wp.S_st + s->wp.S_dyn;
+	} else {
+		n = (double)(s->ntag[CH_NATIVE] + s->ntag[CH_FOLDED]);
+		bytes = s->wp.T_v;
+	}
+	if (n <= 0)
+		return 0;
+	double d = bytes / (n * (double)s->chunk);
+	return d > 1 ? 1 : d;
+}
+
+void chunks_overwrite(const struct sim *s, uint64_t c, struct overwrite *ow)
+{
+	memset(ow, 0, sizeof *ow);
+	switch ((enum chunk_tag)s->tag[c]) {
+	case CH_UNMAPPED:
+		break;
+	case CH_SLC:
+		ow->inv_slc = chunks_density(s, CH_SLC);
+		break;
+	case CH_FOLDED:
+		ow->folded = 1;
+		/* fall through */
+	case CH_NATIVE:
+		ow->inv_nat = chunks_density(s, CH_NATIVE);
+		break;
+	}
+}
+
+/*
+ * Folding moved `folded` bytes out of SLC: retag SLC chunks as folded, in
+ * LBA order from a cursor (first written, first folded, for the sequential
+ * fills that make large caches), one chunk per average SLC chunk's bytes.
+ */
+void chunks_fold(struct sim *s, double folded)
+{
+	struct wpath *w = &s->wp;
+	double S = w->S_st + w->S_dyn;
+	uint64_t n = s->ntag[CH_SLC];
+	if (n == 0) {
+		w->fold_carry = 0;
+		return;
+	}
+	if (S < 1.0) {
+		/* SLC is empty: every SLC chunk has been folded. */
+		for (uint64_t c = 0; c < s->nchunks && s->ntag[CH_SLC]; c++)
+			if (s->tag[c] == CH_SLC)
+				chunks_set(s, c, CH_FOLDED);
+		w->fold_carry = 0;
+		return;
+	}
+	w->fold_carry += folded;
+	double per = (S + w->fold_carry) / (double)n;
+	uint64_t scanned = 0;
+	while (w->fold_carry >= per && s->ntag[CH_SLC] > 1 && scanned < s->nchunks) {
+		uint64_t c = s->fold_cursor;
+		s->fold_cursor = (c + 1) % s->nchunks;
+		scanned++;
+		if (s->tag[c] != CH_SLC)
+			continue;
+		chunks_set(s, c, CH_FOLDED);
+		w->fold_carry -= per;
+		scanned = 0;
+	}
+}

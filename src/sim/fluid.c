@@ -1,0 +1,433 @@
+/*
+ * The fluid engine: a uniform stream advanced by rates instead of I/Os.
+ *
+ * Writes integrate the write path (wpath.c) with the stream's own limit,
+ * min(QD * bs / L_w0, command cap, link), between crossings; a 2 TB fill
+ * costs one step per chunk and per 10 ms tick, not per I/O.  Each step's
+ * I/Os get the latency Little's law gives them at that step's rate.
+ *
+ * Reads do not change the write path, so their rate is measured: the
+ * stream first runs through the discrete engine for a calibration window,
+ * whose completions are real; the rest repeats the measured rate and
+ * latency distribution.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "sim/model.h"
+
+static void hist_add_count(struct lat_hist *h, uint64_t v, uint64_t n)
+{
+	if (!n)
+		return;
+	uint32_t i = hist_index(v);
+	h->buckets[i] += n;
+	h->count += n;
+	h->sum += v * n;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	if (i < h->lo)
+		h->lo = i;
+	if (i > h->hi)
+		h->hi = i;
+}
+
+/* One slice being filled. */
+struct slicer {
+	struct sim_slice sl;
+	struct lat_hist *lat;
+	uint64_t t0_ns, slice_ns, k;	/* slice k ends at t0 + (k+1) slice */
+	uint64_t deadline_ns;
+	double end;			/* s: end of the current slice */
+	sim_slice_fn fn;
+	void *ctx;
+	int stop;
+};
+
+/* Slice ends are integer ns from the start, so a long stream's slices do
+   not drift from the caller's interval boundaries. */
+static uint64_t slice_end_ns(const struct slicer *z)
+{
+	return z->t0_ns + (z->k + 1) * z->slice_ns;
+}
+
+/* Where a stream that stopped at time t stands on the ns clock. */
+static uint64_t stop_ns(const struct slicer *z, double t)
+{
+	uint64_t ns = s_to_ns(t);
+	if (ns > z->deadline_ns || t >= ns_to_s(z->deadline_ns) - 1e-12)
+		ns = z->deadline_ns;
+	uint64_t b = slice_end_ns(z);
+	if (ns + 2 >= b && ns < b + 2)
+		ns = b;		/* rounding, not a real partial slice */
+	return ns;
+}
+
+static int slice_emit(struct slicer *z, uint64_t t_end_ns, struct sb_err *e)
+{
+	z->sl.t_end_ns = t_end_ns;
+	z->sl.lat = z->lat;
+	int rc = z->fn(z->ctx, &z->sl, e);
+	if (rc < 0)
+		return -1;
+	if (rc > 0)
+		z->stop = 1;
+	z->sl.t_start_ns = z->sl.t_end_ns;
+	z->sl.bytes = z->sl.ios = 0;
+	hist_reset(z->lat);
+	if (t_end_ns >= slice_end_ns(z)) {
+		z->k++;
+		z->end = ns_to_s(slice_end_ns(z));
+	}
+	return 0;
+}
+
+static int check_stream(const struct sim *s, const struct sim_stream *st,
+			uint64_t max_bytes, uint64_t max_ns, uint64_t slice_ns,
+			struct sb_err *e)
+{
+	if (s->nheap)
+		return sb_errf(e, "sim: a fluid stream needs an empty queue (%u I/Os outstanding)",
+			       s->nheap);
+	if (!st->bs || !st->qd)
+		return sb_errf(e, "sim: a fluid stream needs a block size and a queue depth");
+	if (!max_bytes && !max_ns)
+		return sb_errf(e, "sim: a fluid stream needs a byte or a time limit");
+	if (!slice_ns)
+		return sb_errf(e, "sim: a fluid stream needs a slice length");
+	if (st->span_off > s->capacity || st->span_len > s->capacity - st->span_off ||
+	    st->span_len < st->bs)
+		return sb_errf(e, "sim: stream span %llu+%llu does not fit the drive's %llu bytes",
+			       (unsigned long long)st->span_off,
+			       (unsigned long long)st->span_len,
+			       (unsigned long long)s->capacity);
+	if (st->start_off < st->span_off || st->start_off >= st->span_off + st->span_len)
+		return sb_errf(e, "sim: stream start %llu is outside its span",
+			       (unsigned long long)st->start_off);
+	return 0;
+}
+
+/* Mapped bytes of each class inside a span, estimated from the tags. */
+struct span_mix {
+	double L;		/* span bytes */
+	double M_s, M_n;	/* valid SLC and native bytes in it */
+	double folded;		/* share of native data of folded origin */
+};
+
+static void span_mix_init(const struct sim *s, const struct sim_stream *st,
+			  struct span_mix *x)
+{
+	uint64_t n[4] = { 0 };
+	uint64_t c0 = st->span_off / s->chunk;
+	uint64_t c1 = (st->span_off + st->span_len - 1) / s->chunk;
+	for (uint64_t c = c0; c <= c1; c++)
+		n[s->tag[c]]++;
+	x->L = (double)st->span_len;
+	x->M_s = fmin(x->L, (double)n[CH_SLC] * (double)s->chunk * chunks_density(s, CH_SLC));
+	x->M_n = fmin(x->L - x->M_s, (double)(n[CH_NATIVE] + n[CH_FOLDED]) *
+			(double)s->chunk * chunks_density(s, CH_NATIVE));
+	uint64_t nat = n[CH_NATIVE] + n[CH_FOLDED];
+	x->folded = nat ? (double)n[CH_FOLDED] / (double)nat : 0;
+}
+
+/* After a random stream, the unmapped chunks it touched become mapped. */
+static void span_mix_retag(struct sim *s, const struct sim_stream *st,
+			   double written)
+{
+	uint64_t c0 = st->span_off / s->chunk;
+	uint64_t c1 = (st->span_off + st->span_len - 1) / s->chunk;
+	double p = 1.0 - exp(-written * (double)s->chunk /
+			     ((double)st->bs * (double)st->span_len));
+	uint64_t thr = p >= 1.0 ? UINT64_MAX : (uint64_t)(p * 18446744073709551615.0);
+	for (uint64_t c = c0; c <= c1; c++) {
+		if (s->tag[c] != CH_UNMAPPED)
+			continue;
+		uint64_t h = c ^ st->seed;
+		if (splitmix64(&h) <= thr)
+			chunks_set(s, c, CH_NATIVE);
+	}
+}
+
+static int fluid_write(struct sim *s, const struct sim_stream *st,
+		       uint64_t max_bytes, double deadline, struct slicer *z,
+		       struct sb_err *e)
+{
+	const struct sim_profile *p = &s->p;
+	struct wpath *w = &s->wp;
+	double qd = fmin((double)st->qd, (double)p->qd_cap);
+	double bs = (double)st->bs;
+	double l_w0 = p->cores / (p->wr_cap_kiops * 1e3) + p->t_fw_wr_us * 1e-6 +
+		      bs / (p->link_wr_gbs * 1e9);
+	double host_cap = fmin(qd * bs / l_w0,
+			       fmin(p->wr_cap_kiops * 1e3 * bs, p->link_wr_gbs * 1e9));
+	double ios_left = max_bytes ? ceil((double)max_bytes / bs) : INFINITY;
+	double pos = (double)st->start_off;
+	double span_end = (double)(st->span_off + st->span_len);
+	double ios_carry = 0, stall = 0, written = 0;
+	struct span_mix mix = { 0 };
+
+	if (st->random) {
+		span_mix_init(s, st, &mix);
+		w->hot_span = mix.L;
+	}
+	while (!z->stop) {
+		double t_lim = fmin(z->end, deadline);
+		if (ios_left <= 0 || w->t >= deadline - 1e-12)
+			break;
+		double want = ios_left * bs - ios_carry * bs;
+		if (want < 1.0) {
+			/* The last I/O's bytes are in: count it. */
+			z->sl.ios++;
+			z->sl.bytes += st->bs;
+			hist_add_count(z->lat, s_to_ns(l_w0), 1);
+			break;
+		}
+		struct overwrite ow;
+		uint64_t c = 0;
+		if (st->random) {
+			ow.inv_slc = mix.M_s / mix.L;
+			ow.inv_nat = mix.M_n / mix.L;
+			ow.folded = mix.folded * ow.inv_nat;
+			ow.random = true;
+		} else {
+			c = (uint64_t)pos / s->chunk;
+			double to_chunk = (double)((c + 1) * s->chunk) - pos;
+			if (to_chunk < 1.0) {
+				/* Rounding left a sliver: start the next chunk. */
+				pos = (double)((c + 1) * s->chunk);
+				if (pos >= span_end - 0.5)
+					pos = (double)st->span_off;
+				continue;
+			}
+			want = fmin(want, fmin(to_chunk, span_end - pos));
+			chunks_overwrite(s, c, &ow);
+			ow.random = false;
+		}
+		double t_before = w->t, share = 0;
+		double S_before = w->S_st + w->S_dyn;
+		double got = wp_write(s, want, host_cap, t_lim - w->t, &ow, &share);
+		double dt = w->t - t_before;
+		if (got <= 0 && dt <= 0)
+			return sb_errf(e, "sim: the write path cannot move (profile %s, t %.9f, limit %.9f, want %g)", p->name, w->t, t_lim, want);
+
+		if (got > 0) {
+			double rate = got / dt;
+			double lat = fmax(qd * bs / rate, l_w0) + stall;
+			ios_carry += got / bs;
+			uint64_t n = (uint64_t)ios_carry;
+			ios_carry -= (double)n;
+			ios_left -= (double)n;
+			z->sl.ios += n;
+			z->sl.bytes += n * st->bs;
+			/* The I/Os that waited through a stall carry it. */
+			uint64_t hit = stall > 0 ? (uint64_t)fmin((double)n, qd) : 0;
+			hist_add_count(z->lat, s_to_ns(lat), hit);
+			hist_add_count(z->lat, s_to_ns(lat - stall), n - hit);
+			if (hit)
+				stall = 0;
+			written += got;
+		} else {
+			stall += dt;
+		}
+		if (st->random) {
+			mix.M_s = fmax(0, mix.M_s - ow.inv_slc * got) + share * got;
+			mix.M_n = fmax(0, mix.M_n - ow.inv_nat * got) + (1 - share) * got;
+			double S_after = w->S_st + w->S_dyn;
+			if (S_before > 0 && S_after < S_before) {
+				double moved = mix.M_s * (1 - S_after / S_before);
+				mix.M_s -= moved;
+				mix.M_n += moved;
+			}
+			double over = mix.M_s + mix.M_n - mix.L;
+			if (over > 0)
+				mix.M_n = fmax(0, mix.M_n - over);
+		} else if (got > 0) {
+			chunks_set(s, c, share >= 0.5 ? CH_SLC : CH_NATIVE);
+			pos += got;
+			if (pos >= span_end - 0.5)
+				pos = (double)st->span_off;
+		}
+		while (w->t >= z->end - 1e-12 && !z->stop)
+			if (slice_emit(z, slice_end_ns(z), e))
+				return -1;
+		z->sl.next_off = (uint64_t)pos;
+	}
+	uint64_t end_ns = stop_ns(z, w->t);
+	if (z->sl.ios || end_ns > z->sl.t_start_ns)
+		if (slice_emit(z, end_ns, e))
+			return -1;
+	if (st->random)
+		span_mix_retag(s, st, written);
+	else
+		s->last_wr_end = (uint64_t)pos;
+	w->hot_span = 0;
+	s->now = end_ns;
+	s->drain_end = s->now;
+	return 0;
+}
+
+/* Next offset of a read stream. */
+static uint64_t next_off(const struct sim_stream *st, struct rng *r, uint64_t *pos)
+{
+	if (st->random)
+		return st->span_off + rng_below(r, st->span_len / st->bs) * st->bs;
+	uint64_t o = *pos;
+	*pos += st->bs;
+	if (*pos + st->bs > st->span_off + st->span_len)
+		*pos = st->span_off;
+	return o;
+}
+
+#define CAL_IOS 4096
+
+static int fluid_read(struct sim *s, const struct sim_stream *st,
+		      uint64_t max_bytes, double deadline, struct slicer *z,
+		      struct sb_err *e)
+{
+	struct rng r;
+	rng_seed(&r, st->seed ^ 0x72656164ull);
+	uint64_t pos = st->start_off;
+	uint32_t qd = st->qd < (uint32_t)s->p.qd_cap ? st->qd : (uint32_t)s->p.qd_cap;
+	uint64_t ios_left = max_bytes ? (max_bytes + st->bs - 1) / st->bs : UINT64_MAX;
+	uint64_t warm = qd * 2u, cal = CAL_IOS > 8 * qd ? CAL_IOS : 8 * qd;
+	struct lat_hist *shape = hist_new();
+	if (!shape)
+		return sb_errno(e, ENOMEM, "sim: histogram");
+	uint64_t done = 0, t_warm = 0, t_last = 0, measured = 0;
+	int rc = 0;
+
+	/* Calibration: real discrete I/Os, closed loop at depth qd. */
+	uint64_t inflight = 0;
+	while (!z->stop && done < ios_left && done < warm + cal) {
+		while (inflight < qd && done + inflight < ios_left) {
+			struct sim_io io = { SIM_READ, next_off(st, &r, &pos), st->bs, 0 };
+			if (sim_submit(s, &io, e)) {
+				rc = -1;
+				goto out;
+			}
+			inflight++;
+		}
+		struct sim_cpl c;
+		if (sim_reap(s, &c, 1, 1, UINT64_MAX) != 1)
+			break;
+		inflight--;
+		double tc = ns_to_s(c.t_done_ns);
+		while (c.t_done_ns > slice_end_ns(z) && !z->stop)
+			if (slice_emit(z, slice_end_ns(z), e)) {
+				rc = -1;
+				goto out;
+			}
+		uint64_t lat = c.t_done_ns - c.t_submit_ns;
+		hist_add(z->lat, lat);
+		z->sl.ios++;
+		z->sl.bytes += st->bs;
+		done++;
+		if (done == warm)
+			t_warm = c.t_done_ns;
+		if (done > warm) {
+			hist_add(shape, lat);
+			measured++;
+			t_last = c.t_done_ns;
+		}
+		if (tc >= deadline)
+			break;
+	}
+	/* Let the last I/Os of the window finish. */
+	while (inflight) {
+		struct sim_cpl c;
+		if (sim_reap(s, &c, 1, 1, UINT64_MAX) != 1)
+			break;
+		inflight--;
+		hist_add(z->lat, c.t_done_ns - c.t_submit_ns);
+		z->sl.ios++;
+		z->sl.bytes += st->bs;
+		done++;
+	}
+	s->wp.t = fmax(s->wp.t, ns_to_s(s->now));
+	s->wp.last_busy = s->wp.t;
+
+	/* The rest at the measured rate, with the measured latencies. */
+	double rate = measured && t_last > t_warm ?
+		      (double)measured / ns_to_s(t_last - t_warm) : 0;
+	double t = ns_to_s(s->now), carry = 0;
+	while (rate > 0 && !z->stop && done < ios_left && t < deadline - 1e-12) {
+		double t_next = fmin(z->end, deadline);
+		double want = (double)(ios_left - done);
+		double dt = fmin(t_next - t, want / rate);
+		carry += rate * dt;
+		uint64_t n = (uint64_t)carry;
+		carry -= (double)n;
+		if (n > ios_left - done)
+			n = ios_left - done;
+		/* Spread n over the measured distribution, bucket by bucket. */
+		double acc = 0;
+		uint64_t given = 0;
+		for (uint32_t i = shape->lo; i <= shape->hi && shape->count; i++) {
+			if (!shape->buckets[i])
+				continue;
+			acc += (double)n * (double)shape->buckets[i] / (double)shape->count;
+			uint64_t k = (uint64_t)(acc + 0.5) - given;
+			uint64_t v = hist_bucket_low(i);
+			if (v < shape->min)
+				v = shape->min;
+			hist_add_count(z->lat, v, k);
+			given += k;
+		}
+		z->sl.ios += n;
+		z->sl.bytes += n * st->bs;
+		done += n;
+		if (!st->random) {
+			uint64_t room = st->span_len / st->bs * st->bs;
+			pos = st->span_off + (pos - st->span_off + n * st->bs) % room;
+		}
+		t += dt;
+		s->now = s_to_ns(t);
+		if (t >= z->end - 1e-12) {
+			s->now = slice_end_ns(z);
+			if (slice_emit(z, slice_end_ns(z), e)) {
+				rc = -1;
+				goto out;
+			}
+		}
+		if (dt <= 0)
+			break;
+	}
+	s->now = stop_ns(z, ns_to_s(s->now));
+	if ((z->sl.ios || s->now > z->sl.t_start_ns) && slice_emit(z, s->now, e))
+		rc = -1;
+	s->wp.t = fmax(s->wp.t, ns_to_s(s->now));
+	s->wp.last_busy = s->wp.t;
+out:
+	hist_free(shape);
+	return rc;
+}
+
+int sim_run_fluid(struct sim *s, const struct sim_stream *st,
+		  uint64_t max_bytes, uint64_t max_ns, uint64_t slice_ns,
+		  sim_slice_fn fn, void *ctx, struct sb_err *e)
+{
+	if (check_stream(s, st, max_bytes, max_ns, slice_ns, e))
+		return -1;
+	wp_idle_to(s, ns_to_s(s->now));
+	/* A buffer still draining from discrete writes: start behind it. */
+	if (s->wp.t > ns_to_s(s->now))
+		s->now = s_to_ns(s->wp.t);
+	struct slicer z = { .fn = fn, .ctx = ctx };
+	z.lat = hist_new();
+	if (!z.lat)
+		return sb_errno(e, ENOMEM, "sim: histogram");
+	z.t0_ns = s->now;
+	z.slice_ns = slice_ns;
+	z.end = ns_to_s(slice_end_ns(&z));
+	z.sl.t_start_ns = s->now;
+	z.sl.next_off = st->start_off;
+	z.deadline_ns = max_ns && max_ns < UINT64_MAX - s->now ? s->now + max_ns : UINT64_MAX;
+	double deadline = z.deadline_ns == UINT64_MAX ? INFINITY : ns_to_s(z.deadline_ns);
+	int rc = st->write ? fluid_write(s, st, max_bytes, deadline, &z, e)
+			   : fluid_read(s, st, max_bytes, deadline, &z, e);
+	hist_free(z.lat);
+	return rc;
+}

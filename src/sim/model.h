@@ -1,0 +1,152 @@
+/*
+ * The model's insides, shared by the files of src/sim/ and by nothing else.
+ *
+ * Space is counted in native-equivalent bytes (see SIMULATOR.md §1): one byte
+ * of SLC data costs m of them.  The write path state (struct wpath) is
+ * integrated in seconds as doubles; the host clock is uint64 ns.
+ */
+#ifndef SSDBENCH_SIM_MODEL_H
+#define SSDBENCH_SIM_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/rng.h"
+#include "sim/sim.h"
+
+/* What the write path is doing; also names it for sim_state(). */
+enum regime {
+	RG_SLC,		/* host into SLC */
+	RG_DIRECT,	/* host straight to native, maybe background folding */
+	RG_ROUND,	/* foreground fold round segment */
+	RG_GC,		/* foreground GC, banking free space */
+	RG_BURST,	/* spending the bank: host at full direct rate */
+	RG_STALL,	/* slc_only: window shut */
+	RG_IDLE,	/* no host: idle fold and GC */
+};
+const char *regime_name(enum regime r);
+
+/* Per-chunk tags: where a chunk's data last went. */
+enum chunk_tag { CH_UNMAPPED, CH_SLC, CH_NATIVE, CH_FOLDED };
+
+/* What the host bytes of one write step overwrite (per host byte). */
+struct overwrite {
+	double inv_slc;		/* valid SLC bytes invalidated */
+	double inv_nat;		/* valid native bytes invalidated */
+	double folded;		/* share landing on folded-origin data (c_fo) */
+	bool random;		/* scattered: feeds the randomness of GC */
+};
+
+struct wpath {
+	double t;		/* s: the time the state stands at */
+	double last_busy;	/* s: when the host last had work in the drive */
+	double S_st, S_dyn, T_v, T_i;
+	int round_seg;		/* -1: no round running */
+	double round_left;	/* bytes still to fold in the segment */
+	bool fg_seen;		/* a round (or a full cache) since the last idle */
+	bool gc_active, burst;
+	bool win_open;		/* slc_only */
+	double journal;		/* host bytes since the last journal flush */
+	double rand_mix;	/* 0..1: how scattered the native data is */
+	double hot_span;	/* bytes a random stream covers (0: whole drive) */
+	enum regime last;
+	/* counters */
+	double host_bytes, nand_bytes, fold_bytes, gc_copy_bytes;
+	double inv_bytes;	/* host data made invalid by overwrites and trims */
+	double fold_carry;	/* folded bytes not yet moved to chunk tags */
+};
+
+struct jitter {
+	uint64_t tick;		/* index of the 10 ms tick x belongs to */
+	double x;		/* unit-variance OU state */
+	double a, b;		/* x' = a x + b N(0,1) */
+	struct rng rng;
+};
+
+struct heap_ent {
+	uint64_t t, seq, tag, t_submit;
+	int32_t res;
+};
+
+struct wbuf_ent {
+	uint64_t drain_end;	/* ns */
+	uint32_t bytes;
+};
+
+struct sim {
+	struct sim_profile p;
+	uint64_t capacity;
+	int m;
+	double U, R;		/* bytes */
+	double slc_st_cap, slc_dyn_max, f_res, f_fg, f_lo, w_burst;
+	double w_slc, w_dir, f_bg, f_idle, p_gc, g_idle, fold_rate, stall_rate;
+	double win_open_b, journal_b, journal_stall_s, t_idle_enter_s;
+
+	uint64_t now;		/* ns */
+	struct wpath wp;
+	struct jitter jit;
+
+	/* chunk map */
+	uint8_t *tag;
+	uint64_t nchunks, chunk;	/* count, bytes each */
+	uint64_t ntag[4];
+	uint64_t fold_cursor;
+
+	/* discrete timing resources, ns */
+	uint64_t *core_free, *unit_free, *ch_free, link_free[2];
+	uint64_t *slot_free;	/* qd_cap slots when the interface limits depth */
+	uint32_t nslots;
+	struct wbuf_ent *wb;	/* write buffer FIFO (ring) */
+	uint32_t wb_head, wb_len, wb_cap;
+	uint64_t wb_bytes, wb_last_adm;
+	uint64_t drain_end;	/* ns: when the buffer is empty */
+
+	struct heap_ent *heap;
+	uint32_t nheap, heap_cap;
+	uint64_t seq;
+
+	struct rng rng_retry, rng_collide;
+	uint64_t last_wr_end;	/* to tell sequential writes from random ones */
+};
+
+/* waf.c */
+double waf_inst(const struct sim *s);
+
+/* jitter.c */
+void jitter_init(struct jitter *j, double tau_s, uint64_t seed);
+double jitter_at(struct jitter *j, double t_s);	/* unit-variance value */
+double jitter_tick_end(double t_s);		/* end of t's 10 ms tick */
+
+/* chunks.c */
+int chunks_init(struct sim *s, struct sb_err *e);
+void chunks_set(struct sim *s, uint64_t c, enum chunk_tag t);
+void chunks_fold(struct sim *s, double folded);	/* retag folded SLC data */
+void chunks_overwrite(const struct sim *s, uint64_t c, struct overwrite *ow);
+double chunks_density(const struct sim *s, enum chunk_tag t);
+
+/* wpath.c */
+double wp_free(const struct sim *s);
+double wp_slc_room(const struct sim *s);
+void wp_idle_to(struct sim *s, double t);	/* integrate idle work to t */
+/*
+ * Write `bytes` of host data starting at wp.t (the caller moved it past
+ * any gap), limited to host_cap bytes/s (the queue's own limit) and to
+ * max_dt seconds.  Returns bytes written; *slc_share gets the share that
+ * went to SLC.  Advances wp.t.
+ */
+double wp_write(struct sim *s, double bytes, double host_cap, double max_dt,
+		const struct overwrite *ow, double *slc_share);
+void wp_trim(struct sim *s, double slc_bytes, double nat_bytes);
+enum regime wp_regime_now(const struct sim *s);
+
+/* timing.c */
+uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len);
+uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len);
+uint64_t timing_other(struct sim *s, uint64_t t);
+uint64_t timing_slot(struct sim *s, uint64_t t);	/* interface depth */
+void timing_slot_done(struct sim *s, uint64_t t_done);
+
+static inline double ns_to_s(uint64_t ns) { return (double)ns * 1e-9; }
+static inline uint64_t s_to_ns(double s) { return s <= 0 ? 0 : (uint64_t)(s * 1e9 + 0.5); }
+
+#endif

@@ -1,0 +1,128 @@
+/*
+ * The virtual-time SSD model: one simulated drive with its own clock.
+ *
+ * Two ways to drive it, over one state:
+ *   - discrete: sim_submit() reserves each I/O's path through controller
+ *     cores, NAND units, channels and the link, and the write buffer; the
+ *     completion time is known at submit.  sim_reap() moves the clock to the
+ *     earliest completion (or to a deadline).
+ *   - fluid: sim_run_fluid() advances a uniform stream (a fill, hours of
+ *     random preconditioning) by integrating rates between the points where
+ *     the drive changes regime, at a cost per interval, not per I/O.
+ * Nothing runs on its own: folding, GC and idle work are integrated in
+ * closed form up to the time the host next touches the drive.
+ *
+ * Deterministic: the same profile, seed and call sequence give bit-identical
+ * results.  Memory: about 1 byte per MiB of capacity plus a few fixed
+ * tables, never more than a few MB.
+ */
+#ifndef SSDBENCH_SIM_SIM_H
+#define SSDBENCH_SIM_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "common/hist.h"
+#include "sim/profile.h"
+
+struct sim;
+
+enum sim_op { SIM_READ, SIM_WRITE, SIM_TRIM, SIM_FLUSH };
+
+struct sim_io {
+	uint8_t op;		/* enum sim_op */
+	uint64_t offset, len;	/* bytes */
+	uint64_t tag;		/* returned with the completion */
+};
+
+struct sim_cpl {
+	uint64_t tag;
+	uint64_t t_submit_ns, t_done_ns;
+	int32_t res;		/* bytes, or -errno */
+};
+
+/* The profile is copied (already scaled by the caller if wanted). */
+int sim_open(const struct sim_profile *p, uint64_t seed, struct sim **out,
+	     struct sb_err *e);
+void sim_close(struct sim *s);
+
+const struct sim_profile *sim_profile(const struct sim *s);
+uint64_t sim_capacity(const struct sim *s);	/* user bytes, 4 KiB aligned */
+uint64_t sim_now(const struct sim *s);		/* ns */
+uint32_t sim_outstanding(const struct sim *s);
+
+/* Queue one I/O at the current time; its completion time is fixed now. */
+int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e);
+/*
+ * Take up to `max` completions in time order.  Waits (moves the clock) until
+ * `min` are due or the clock reaches `deadline_ns`; then also returns any
+ * others already due.  Returns how many were returned.
+ */
+int sim_reap(struct sim *s, struct sim_cpl *out, int min, int max,
+	     uint64_t deadline_ns);
+/* The host sleeps for dt; the drive does its idle work. */
+void sim_idle(struct sim *s, uint64_t dt_ns);
+/* Bring the background work up to the current time (for inspection). */
+void sim_sync(struct sim *s);
+/* Trim a range now (a whole-drive discard: the purge fallback). */
+int sim_discard(struct sim *s, uint64_t off, uint64_t len, struct sb_err *e);
+/* Wait until the write buffer is on media: the clock moves. */
+void sim_flush(struct sim *s);
+
+/* A uniform stream for the fluid engine. */
+struct sim_stream {
+	bool write;		/* else read */
+	bool random;		/* else sequential */
+	uint32_t bs;		/* bytes per I/O */
+	uint32_t qd;		/* I/Os kept in flight */
+	uint64_t span_off, span_len;	/* bytes */
+	uint64_t start_off;	/* sequential: first offset (inside the span) */
+	uint64_t seed;		/* random offsets */
+};
+
+struct sim_slice {
+	uint64_t t_start_ns, t_end_ns;	/* absolute, on the model clock */
+	uint64_t bytes, ios;
+	const struct lat_hist *lat;	/* completions of this slice */
+	uint64_t next_off;		/* sequential: where the stream stands */
+};
+
+/* 0 go on, 1 stop the stream, -1 abort (the callback filled e). */
+typedef int (*sim_slice_fn)(void *ctx, const struct sim_slice *sl,
+			    struct sb_err *e);
+
+/*
+ * Run a stream from the current time until max_bytes were done or max_ns
+ * passed (0 = no limit on that count; at least one must be set), calling
+ * `fn` for every slice_ns of virtual time (the last slice may be shorter).
+ * Nothing may be outstanding.  Returns 0, or -1 with e set.
+ */
+int sim_run_fluid(struct sim *s, const struct sim_stream *st,
+		  uint64_t max_bytes, uint64_t max_ns, uint64_t slice_ns,
+		  sim_slice_fn fn, void *ctx, struct sb_err *e);
+
+/* A look inside, for tests, `sim show` and the docs. */
+struct sim_state {
+	double now_s;
+	double slc_static, slc_dyn;	/* valid bytes in SLC */
+	double native_valid, native_stale;
+	double free_bytes;		/* F */
+	double slc_room;		/* SLC the host could write now */
+	double host_bytes, nand_bytes;	/* written by the host, programmed */
+	double fold_bytes, gc_copy_bytes;
+	double wa_inst;			/* write amplification GC would see now */
+	const char *regime;		/* what the write path does now */
+};
+void sim_state(const struct sim *s, struct sim_state *st);
+
+/* Write amplification of uniform random writes under greedy GC with large
+   blocks, as a function of over-provisioning rho (Xiang & Kurkoski). */
+double sim_waf_lw(double rho);
+/* Agarwal & Marrow's simpler estimate, for comparison. */
+double sim_waf_agarwal(double rho);
+
+/* Check the accounting invariant; 0 or -1 with the broken relation in e. */
+int sim_check_invariants(const struct sim *s, struct sb_err *e);
+
+#endif

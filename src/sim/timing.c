@@ -1,0 +1,205 @@
+/*
+ * The discrete engine: each I/O reserves next-free times on the resources
+ * it crosses (start = max(arrival, free); free = start + service), as FEMU
+ * and NVMeVirt do, so its completion time is known at submit.  Queue-depth
+ * scaling then comes from collisions and caps, not fitted curves.
+ *
+ *   read:  core (t_ctrl) -> firmware -> per page: unit (tR) -> channel
+ *          -> read link
+ *   write: core -> firmware -> write link -> write buffer, which completes
+ *          early and drains at the write path's rate (wpath.c)
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "sim/model.h"
+
+static uint64_t us(double v)
+{
+	return (uint64_t)(v * 1000.0 + 0.5);
+}
+
+static uint64_t xfer_ns(double bytes, double gbs)
+{
+	return (uint64_t)(bytes / gbs + 0.5);	/* bytes / (bytes/ns) */
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+static uint64_t reserve(uint64_t *free_at, uint64_t start, uint64_t service)
+{
+	uint64_t s = max_u64(start, *free_at);
+	*free_at = s + service;
+	return s + service;
+}
+
+/* The controller core that frees first. */
+static uint64_t *pick_core(struct sim *s)
+{
+	uint64_t *best = &s->core_free[0];
+	for (int i = 1; i < s->p.cores; i++)
+		if (s->core_free[i] < *best)
+			best = &s->core_free[i];
+	return best;
+}
+
+uint64_t timing_slot(struct sim *s, uint64_t t)
+{
+	if (!s->nslots)
+		return t;
+	uint32_t best = 0;
+	for (uint32_t i = 1; i < s->nslots; i++)
+		if (s->slot_free[i] < s->slot_free[best])
+			best = i;
+	/* Mark the slot as taken until the completion is known. */
+	uint64_t start = max_u64(t, s->slot_free[best]);
+	s->slot_free[best] = UINT64_MAX;
+	return start;
+}
+
+void timing_slot_done(struct sim *s, uint64_t t_done)
+{
+	for (uint32_t i = 0; i < s->nslots; i++)
+		if (s->slot_free[i] == UINT64_MAX) {
+			s->slot_free[i] = t_done;
+			return;
+		}
+}
+
+static uint64_t hash64(uint64_t x)
+{
+	return splitmix64(&x);
+}
+
+/* A read waits behind background programs and erases on its unit. */
+static uint64_t interference_ns(struct sim *s, uint64_t at)
+{
+	double busy_until = s->wp.t;
+	if ((double)at * 1e-9 >= busy_until)
+		return 0;
+	double u = s->wp.last == RG_SLC ? 0.25 : 0.6;
+	if (rng_unit(&s->rng_collide) >= u)
+		return 0;
+	double op = rng_unit(&s->rng_collide) < 0.9 ? s->p.t_prog_us : s->p.t_bers_us;
+	double wait = rng_unit(&s->rng_collide) * op;
+	if (s->p.t_susp_us > 0 && wait > s->p.t_susp_us)
+		wait = s->p.t_susp_us;
+	return us(wait);
+}
+
+uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
+{
+	const struct sim_profile *p = &s->p;
+	uint64_t start = reserve(pick_core(s), t, us(p->t_ctrl_us)) + us(p->t_fw_rd_us);
+	uint64_t page = (uint64_t)(p->page_kib * 1024.0);
+	uint64_t end = start;
+	for (uint64_t o = 0; o < len; ) {
+		uint64_t pg = (off + o) / page;
+		uint64_t n = (pg + 1) * page - (off + o);
+		if (n > len - o)
+			n = len - o;
+		uint64_t c = (off + o) / s->chunk;
+		enum chunk_tag tag = c < s->nchunks ? (enum chunk_tag)s->tag[c] : CH_UNMAPPED;
+		o += n;
+		if (tag == CH_UNMAPPED)
+			continue;	/* nothing stored: no NAND access */
+		double tr = tag == CH_SLC && p->tr_slc_us > 0 ? p->tr_slc_us : p->tr_nat_us;
+		uint64_t svc = us(tr);
+		if (p->p_rr > 0 && rng_unit(&s->rng_retry) < p->p_rr)
+			svc += us(p->n_rr * tr);
+		uint32_t unit = (uint32_t)(hash64(pg) % (uint64_t)p->units);
+		uint64_t wait = interference_ns(s, start);
+		uint64_t a = reserve(&s->unit_free[unit], start + wait, svc);
+		uint64_t b = reserve(&s->ch_free[unit % (uint32_t)p->channels], a,
+				     xfer_ns((double)n, p->ch_gbs));
+		end = max_u64(end, b);
+	}
+	return reserve(&s->link_free[0], end, xfer_ns((double)len, p->link_rd_gbs));
+}
+
+/* Buffer admission: the earliest time >= t at which `len` more bytes fit. */
+static uint64_t wbuf_admit(struct sim *s, uint64_t t, uint32_t len)
+{
+	uint64_t cap = (uint64_t)(s->p.wbuf_mib * 1048576.0);
+	uint64_t adm = max_u64(t, s->wb_last_adm);
+	for (;;) {
+		while (s->wb_len && s->wb[s->wb_head].drain_end <= adm) {
+			s->wb_bytes -= s->wb[s->wb_head].bytes;
+			s->wb_head = (s->wb_head + 1) % s->wb_cap;
+			s->wb_len--;
+		}
+		if (!s->wb_len || s->wb_bytes + len <= cap)
+			break;
+		adm = s->wb[s->wb_head].drain_end;
+	}
+	s->wb_last_adm = adm;
+	return adm;
+}
+
+static int wbuf_push(struct sim *s, uint64_t drain_end, uint32_t len)
+{
+	if (s->wb_len == s->wb_cap) {
+		uint32_t ncap = s->wb_cap ? s->wb_cap * 2 : 1024;
+		struct wbuf_ent *n = malloc(sizeof *n * ncap);
+		if (!n)
+			return -1;
+		for (uint32_t i = 0; i < s->wb_len; i++)
+			n[i] = s->wb[(s->wb_head + i) % s->wb_cap];
+		free(s->wb);
+		s->wb = n;
+		s->wb_cap = ncap;
+		s->wb_head = 0;
+	}
+	s->wb[(s->wb_head + s->wb_len) % s->wb_cap] = (struct wbuf_ent){ drain_end, len };
+	s->wb_len++;
+	s->wb_bytes += len;
+	return 0;
+}
+
+uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
+{
+	const struct sim_profile *p = &s->p;
+	double t_core_us = p->cores / (p->wr_cap_kiops * 1e3) * 1e6;
+	uint64_t fw = reserve(pick_core(s), t, us(t_core_us)) + us(p->t_fw_wr_us);
+	int li = p->link_shared ? 0 : 1;
+	uint64_t landed = reserve(&s->link_free[li], fw, xfer_ns((double)len, p->link_wr_gbs));
+
+	/* Drain through the write path, one chunk at a time so each piece
+	   knows what it overwrites. */
+	double t0 = ns_to_s(landed);
+	if (s->wp.t < t0)
+		wp_idle_to(s, t0);
+	for (uint64_t o = 0; o < len; ) {
+		uint64_t c = (off + o) / s->chunk;
+		uint64_t n = (c + 1) * s->chunk - (off + o);
+		if (n > len - o)
+			n = len - o;
+		struct overwrite ow;
+		chunks_overwrite(s, c, &ow);
+		ow.random = off != s->last_wr_end;
+		double share = 0, want = (double)n;
+		double got = wp_write(s, want, INFINITY, INFINITY, &ow, &share);
+		if (got < want - 1e-6) {
+			/* The path cannot move (no rate at all): account the
+			   bytes as written at the end of a long stall. */
+			s->wp.t += 1.0;
+		}
+		chunks_set(s, c, share >= 0.5 ? CH_SLC : CH_NATIVE);
+		o += n;
+	}
+	s->last_wr_end = off + len;
+	uint64_t drain_end = s_to_ns(s->wp.t);
+	if (drain_end > s->drain_end)
+		s->drain_end = drain_end;
+	uint64_t adm = wbuf_admit(s, landed, (uint32_t)len);
+	wbuf_push(s, drain_end, (uint32_t)len);
+	return max_u64(landed, adm);
+}
+
+uint64_t timing_other(struct sim *s, uint64_t t)
+{
+	return reserve(pick_core(s), t, us(s->p.t_ctrl_us));
+}

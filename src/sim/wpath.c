@@ -1,0 +1,435 @@
+/*
+ * The write path: where host bytes go (SLC, native), and the background
+ * work that competes with them (folding, GC), integrated as piecewise
+ * constant rates.  A step runs in one regime until the first of: the bytes
+ * asked for are written, a time limit, the end of the 10 ms jitter tick, or
+ * a crossing (a cache filling, free space reaching a watermark, SLC
+ * emptying, a round segment ending).  The next step re-reads the state, so
+ * regimes follow from state alone (SIMULATOR.md §4-§6).
+ */
+#include <math.h>
+
+#include "sim/model.h"
+
+#define EPS_B 1.0		/* bytes: below this a quantity is empty */
+#define ROOM_MIN (1 << 20)	/* SLC room worth switching back to SLC */
+#define MIN_DT 1e-7		/* s: a crossing never makes a shorter step */
+
+static const char *const regime_names[] = {
+	"slc", "direct", "fold-round", "gc", "burst", "stalled", "idle",
+};
+
+const char *regime_name(enum regime r)
+{
+	return regime_names[r];
+}
+
+double wp_free(const struct sim *s)
+{
+	const struct wpath *w = &s->wp;
+	return s->R - s->m * w->S_dyn - w->T_v - w->T_i;
+}
+
+double wp_slc_room(const struct sim *s)
+{
+	if (s->p.route == ROUTE_DIRECT)
+		return 0;
+	const struct wpath *w = &s->wp;
+	double st = fmax(0.0, s->slc_st_cap - w->S_st);
+	double dyn = fmin(s->slc_dyn_max - w->S_dyn, (wp_free(s) - s->f_res) / s->m);
+	return st + fmax(0.0, dyn);
+}
+
+static double slc_bytes(const struct sim *s)
+{
+	return s->wp.S_st + s->wp.S_dyn;
+}
+
+/*
+ * What folding may take while the host writes.  On slc_then_direct drives
+ * only the dynamic cache: it is what eats free space, and folding the
+ * static pool would only reopen it for a moment (the static pool comes back
+ * in idle time, SIMULATOR.md §6).  On slc_only drives the whole pool.
+ */
+static double foldable(const struct sim *s)
+{
+	return s->p.route == ROUTE_SLC_ONLY ? slc_bytes(s) : s->wp.S_dyn;
+}
+
+/* Update the modes that have hysteresis, then name the regime. */
+static enum regime choose(struct sim *s)
+{
+	struct wpath *w = &s->wp;
+	const struct sim_profile *p = &s->p;
+	double F = wp_free(s), S = foldable(s), room = wp_slc_room(s);
+
+	if (p->route == ROUTE_SLC_ONLY) {
+		if (!w->win_open && room >= s->win_open_b)
+			w->win_open = true;
+		/* Shut with a MiB left rather than at zero, so the last
+		   writes do not crawl through ever smaller steps. */
+		if (w->win_open && room <= fmin(ROOM_MIN, s->win_open_b / 2)) {
+			w->win_open = false;
+			w->fg_seen = true;
+		}
+		return w->win_open ? RG_SLC : RG_STALL;
+	}
+	if (p->route == ROUTE_SLC_THEN_DIRECT &&
+	    (room > ROOM_MIN || (w->last == RG_SLC && room > EPS_B)))
+		return RG_SLC;
+	if (p->nrounds > 0 && s->f_fg > 0 && S > EPS_B &&
+	    (w->round_seg >= 0 || F < s->f_fg)) {
+		if (w->round_seg < 0) {
+			w->round_seg = 0;
+			w->round_left = p->rounds[0].fold_gb * 1e9;
+			w->fg_seen = true;
+		}
+		return RG_ROUND;
+	}
+	if (s->p.rho_eff > 0 && s->m > 0) {
+		if (!w->gc_active && F < s->f_lo && w->T_i > EPS_B)
+			w->gc_active = true;
+		if (w->gc_active && w->T_i <= EPS_B) {
+			w->gc_active = false;
+			w->burst = false;
+		}
+		if (w->gc_active) {
+			if (!w->burst && p->beta > 0 && s->w_burst > 0 &&
+			    F >= s->f_lo + s->w_burst)
+				w->burst = true;
+			if (w->burst && F <= s->f_lo)
+				w->burst = false;
+			return w->burst ? RG_BURST : RG_GC;
+		}
+	}
+	return RG_DIRECT;
+}
+
+enum regime wp_regime_now(const struct sim *s)
+{
+	return s->wp.last;
+}
+
+/* Fold x bytes out of SLC into native blocks. */
+static void fold_apply(struct sim *s, double x, bool static_first)
+{
+	struct wpath *w = &s->wp;
+	double a, b;
+	if (static_first) {
+		a = fmin(x, w->S_st);
+		b = fmin(x - a, w->S_dyn);
+		w->S_st -= a;
+		w->S_dyn -= b;
+	} else {
+		b = fmin(x, w->S_dyn);
+		a = fmin(x - b, w->S_st);
+		w->S_dyn -= b;
+		w->S_st -= a;
+	}
+	double moved = a + b;
+	w->T_v += moved;
+	w->nand_bytes += moved;
+	w->fold_bytes += moved;
+	if (w->S_st < EPS_B * 1e-3)
+		w->S_st = 0;
+	if (w->S_dyn < EPS_B * 1e-3)
+		w->S_dyn = 0;
+	chunks_fold(s, moved);
+}
+
+/* GC reclaims g stale bytes, copying the valid ones of its victims. */
+static void gc_apply(struct sim *s, double g)
+{
+	struct wpath *w = &s->wp;
+	g = fmin(g, w->T_i);
+	w->T_i -= g;
+	double copies = g * (waf_inst(s) - 1.0);
+	w->nand_bytes += copies;
+	w->gc_copy_bytes += copies;
+}
+
+/* Time until F crosses X, moving at dF per second; INFINITY if never. */
+static double cross(double F, double X, double dF)
+{
+	if (F > X && dF < 0)
+		return (F - X) / -dF;
+	if (F < X && dF > 0)
+		return (X - F) / dF;
+	return INFINITY;
+}
+
+void wp_idle_to(struct sim *s, double t)
+{
+	struct wpath *w = &s->wp;
+	if (t <= w->t)
+		return;
+	double start = w->last_busy + s->t_idle_enter_s;
+	if (w->t < start) {
+		if (t <= start) {
+			w->t = t;
+			return;
+		}
+		w->t = start;
+	}
+	/* Idle: foreground state is over until the host comes back. */
+	w->fg_seen = false;
+	w->round_seg = -1;
+	w->burst = false;
+	w->last = RG_IDLE;
+	while (w->t < t) {
+		double left = t - w->t;
+		double S = slc_bytes(s), F = wp_free(s);
+		if (S > EPS_B && s->f_idle > 0) {
+			double dt = fmin(left, (w->S_st > 0 ? w->S_st : w->S_dyn) / s->f_idle);
+			dt = fmax(dt, fmin(left, MIN_DT));
+			fold_apply(s, s->f_idle * dt, true);
+			w->t += dt;
+			continue;
+		}
+		double target = s->f_lo + s->w_burst;
+		if (s->p.rho_eff > 0 && s->m > 0 && w->T_i > EPS_B && F < target && s->g_idle > 0) {
+			double dt = fmin(left, fmin(w->T_i, target - F) / s->g_idle);
+			dt = fmax(dt, fmin(left, MIN_DT));
+			gc_apply(s, s->g_idle * dt);
+			w->t += dt;
+			continue;
+		}
+		break;
+	}
+	if (wp_free(s) >= s->f_lo + s->w_burst || w->T_i <= EPS_B)
+		w->gc_active = false;
+	w->t = t;
+}
+
+void wp_trim(struct sim *s, double slc, double nat)
+{
+	struct wpath *w = &s->wp;
+	slc = fmin(slc, w->S_st + w->S_dyn);
+	double d = fmin(slc, w->S_dyn);
+	w->S_dyn -= d;
+	w->S_st -= fmin(slc - d, w->S_st);
+	nat = fmin(nat, w->T_v);
+	w->T_v -= nat;
+	w->inv_bytes += slc + nat;
+	if (s->m > 0)
+		w->T_i += nat;
+}
+
+/* The rates of one step. */
+struct rates {
+	enum regime rg;
+	double h;		/* host bytes/s */
+	double fold;		/* SLC -> native bytes/s */
+	bool fold_static_first;
+	double gc;		/* stale bytes reclaimed/s */
+	bool to_slc;
+};
+
+static void regime_rates(struct sim *s, enum regime rg, double host_cap,
+			 const struct overwrite *ow, struct rates *r)
+{
+	const struct sim_profile *p = &s->p;
+	struct wpath *w = &s->wp;
+	bool have_slc = foldable(s) > EPS_B;
+	/* GC's jitter is that of scattered data: a sequential overwrite under
+	   GC is as smooth as a fill, and so is a burst (no GC runs). */
+	double sigma = rg == RG_GC ?
+		       p->sigma_seq + (p->sigma_gc - p->sigma_seq) * w->rand_mix :
+		       p->sigma_seq;
+	double j = 1.0 + sigma * jitter_at(&s->jit, w->t);
+	if (j < 0.05)
+		j = 0.05;
+	double cfo = 1.0 + ow->folded * (p->c_fo - 1.0);
+	double wa;
+
+	r->rg = rg;
+	r->fold = 0;
+	r->fold_static_first = false;
+	r->gc = 0;
+	r->to_slc = false;
+	switch (rg) {
+	case RG_SLC:
+		r->h = s->w_slc * j;
+		r->to_slc = true;
+		if (p->route == ROUTE_SLC_ONLY && have_slc)
+			r->fold = w->fg_seen ? s->fold_rate : s->f_bg;
+		break;
+	case RG_STALL:
+		r->h = s->stall_rate * j;
+		r->fold = have_slc ? s->fold_rate : 0;
+		break;
+	case RG_DIRECT:
+		r->h = s->w_dir * j / cfo;
+		if (have_slc && !w->fg_seen)
+			r->fold = s->f_bg;
+		break;
+	case RG_ROUND: {
+		const struct sim_round_seg *seg = &p->rounds[w->round_seg];
+		r->h = seg->host_gbs * 1e9 * j / cfo;
+		r->fold = (s->w_dir - seg->host_gbs * 1e9) / p->kappa_fg;
+		break;
+	}
+	case RG_GC:
+		wa = waf_inst(s);
+		r->h = s->p_gc * j / (1.0 + (1.0 + p->beta) * p->kappa_gc * (wa - 1.0)) / cfo;
+		r->gc = (1.0 + p->beta) * r->h;
+		break;
+	case RG_BURST:
+		r->h = s->w_dir * j / cfo;
+		break;
+	case RG_IDLE:
+		r->h = 0;
+		break;
+	}
+	if (r->h > host_cap) {
+		/* The queue, not the drive, sets the pace; GC keeps its ratio. */
+		r->gc *= host_cap / r->h;
+		r->h = host_cap;
+	}
+}
+
+/* The regime's crossings: the longest step that stays inside it. */
+static double step_limit(struct sim *s, const struct rates *r,
+			 const struct overwrite *ow)
+{
+	struct wpath *w = &s->wp;
+	double F = wp_free(s), S = foldable(s);
+	double lim = INFINITY;
+	double h_nat = r->to_slc ? 0 : r->h;
+	double h_slc = r->to_slc ? r->h : 0;
+	/* dF/dt: host native bytes, SLC bytes at m each, folding frees m-1
+	   per byte, GC frees what it reclaims, SLC overwrites free m each. */
+	double dF = -h_nat - s->m * h_slc + (s->m - 1) * r->fold + r->gc +
+		    s->m * r->h * ow->inv_slc;
+	if (s->m == 0)
+		dF = 0;
+
+	if (r->fold > 0)
+		lim = fmin(lim, S / r->fold);
+	if (r->gc > 0) {
+		double dTi = r->h * ow->inv_nat - r->gc;
+		if (dTi < 0)
+			lim = fmin(lim, w->T_i / -dTi);
+	}
+	if (r->rg == RG_SLC && r->h > 0)
+		lim = fmin(lim, fmax(wp_slc_room(s), EPS_B) / r->h);
+	if (r->rg == RG_STALL && r->fold > 0 && s->m > 0)
+		lim = fmin(lim, (s->win_open_b - wp_slc_room(s)) /
+				(r->fold * (s->m - 1) / s->m));
+	if (r->rg == RG_ROUND && r->fold > 0)
+		lim = fmin(lim, w->round_left / r->fold);
+	if (s->m > 0) {
+		if (s->p.route == ROUTE_SLC_THEN_DIRECT)
+			lim = fmin(lim, cross(F, s->f_res + s->m * (double)ROOM_MIN, dF));
+		if (s->p.nrounds > 0 && s->f_fg > 0 && S > EPS_B && w->round_seg < 0)
+			lim = fmin(lim, cross(F, s->f_fg, dF));
+		if (s->p.rho_eff > 0) {
+			lim = fmin(lim, cross(F, s->f_lo, dF));
+			if (w->gc_active)
+				lim = fmin(lim, cross(F, s->f_lo + s->w_burst, dF));
+		}
+	}
+	return fmax(lim, MIN_DT);
+}
+
+/* Apply one step of dt seconds; returns host bytes written. */
+static double step_apply(struct sim *s, const struct rates *r, double dt,
+			 const struct overwrite *ow, double *to_slc)
+{
+	struct wpath *w = &s->wp;
+	double b = r->h * dt;
+
+	/* What the new data replaces. */
+	double inv_s = fmin(b * ow->inv_slc, slc_bytes(s));
+	double d = fmin(inv_s, w->S_dyn);
+	w->S_dyn -= d;
+	w->S_st -= fmin(inv_s - d, w->S_st);
+	double inv_n = fmin(b * ow->inv_nat, w->T_v);
+	w->T_v -= inv_n;
+	if (s->m > 0)
+		w->T_i += inv_n;
+
+	/* Where it goes. */
+	double slc = 0;
+	if (r->to_slc) {
+		double st = fmin(b, fmax(0.0, s->slc_st_cap - w->S_st));
+		double dyn = fmin(b - st, fmax(0.0, wp_slc_room(s) -
+					   fmax(0.0, s->slc_st_cap - w->S_st)));
+		w->S_st += st;
+		w->S_dyn += dyn;
+		slc = st + dyn;
+	}
+	double nat = b - slc;
+	w->T_v += nat;
+	w->nand_bytes += nat;
+	w->inv_bytes += inv_s + inv_n;
+	*to_slc += slc;
+
+	/* How scattered the native data becomes: a random stream scatters
+	   it within ~0.05 drive-writes, a sequential one gathers it. */
+	if (nat > 0) {
+		double vn = fmax(w->T_v, (double)s->chunk);
+		if (ow->random)
+			w->rand_mix += (1.0 - w->rand_mix) * fmin(1.0, nat / (0.05 * vn));
+		else
+			w->rand_mix -= w->rand_mix * fmin(1.0, nat / vn);
+	}
+
+	if (r->fold > 0) {
+		double x = fmin(r->fold * dt, foldable(s));
+		fold_apply(s, x, r->fold_static_first);
+		if (r->rg == RG_ROUND) {
+			w->round_left -= x;
+			if (w->round_left <= EPS_B || foldable(s) <= EPS_B) {
+				w->round_seg++;
+				if (w->round_seg >= s->p.nrounds || foldable(s) <= EPS_B)
+					w->round_seg = -1;
+				else
+					w->round_left = s->p.rounds[w->round_seg].fold_gb * 1e9;
+			}
+		}
+	}
+	if (r->gc > 0)
+		gc_apply(s, r->gc * dt);
+
+	w->host_bytes += b;
+	w->t += dt;
+	w->last = r->rg;
+	if (s->journal_b > 0) {
+		w->journal += b;
+		if (w->journal >= s->journal_b - EPS_B) {
+			w->journal = 0;
+			w->t += s->journal_stall_s;	/* the host path waits */
+		}
+	}
+	w->last_busy = w->t;
+	return b;
+}
+
+double wp_write(struct sim *s, double bytes, double host_cap, double max_dt,
+		const struct overwrite *ow, double *slc_share)
+{
+	struct wpath *w = &s->wp;
+	double done = 0, to_slc = 0;
+	double t_end = w->t + max_dt;
+	while (done < bytes - 1e-6 && w->t < t_end) {
+		struct rates r;
+		regime_rates(s, choose(s), host_cap, ow, &r);
+		if (r.h <= 0 && r.fold <= 0 && r.gc <= 0)
+			break;	/* nothing can move: the caller's limit decides */
+		double dt = step_limit(s, &r, ow);
+		dt = fmin(dt, jitter_tick_end(w->t) - w->t);
+		dt = fmin(dt, t_end - w->t);
+		if (r.h > 0) {
+			dt = fmin(dt, (bytes - done) / r.h);
+			if (s->journal_b > 0)
+				dt = fmin(dt, fmax(s->journal_b - w->journal, EPS_B) / r.h);
+		}
+		if (!(dt > 0))
+			dt = MIN_DT;
+		done += step_apply(s, &r, dt, ow, &to_slc);
+	}
+	if (slc_share)
+		*slc_share = done > 0 ? to_slc / done : 0;
+	return done;
+}
