@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -45,6 +46,9 @@ static const char script[] =
 	"  document.body.setAttribute('data-images', ok + '/' + imgs.length);\n"
 	"});\n"
 	"</script>\n";
+
+/* Above this many points a chart is shown as PNG on the page. */
+#define PAGE_SVG_MAX_POINTS 4000
 
 int page_open(struct page *p, const char *dir, struct sb_err *e)
 {
@@ -141,14 +145,19 @@ int page_chart(struct page *p, const struct chart *c, struct sb_err *e)
 		if (!strcmp(p->charts[i], c->name))
 			return sb_errf(e, "two charts named %s", c->name);
 	snprintf(p->charts[p->ncharts++], 96, "%s", c->name);
-	fprintf(p->body, "<figure id=\"fig-%s\"><img src=\"%s.svg\" alt=\"",
-		c->name, c->name);
+	/* A chart of every 100 ms sample of a long run is an SVG of tens of
+	   megabytes that a browser takes seconds to draw; the page shows
+	   its PNG and links the SVG. */
+	bool heavy = chart_points(c) > PAGE_SVG_MAX_POINTS;
+	fprintf(p->body, "<figure id=\"fig-%s\"><img src=\"%s.%s\" alt=\"",
+		c->name, c->name, heavy ? "png" : "svg");
 	page_esc(p->body, c->title);
 	fputs("\"><figcaption>", p->body);
 	page_esc(p->body, c->title);
-	fprintf(p->body, " (<a href=\"%s.png\">PNG</a>, <a href=\"%s.dat\">"
+	fprintf(p->body, " (<a href=\"%s.%s\">%s</a>, <a href=\"%s.dat\">"
 			 "data</a>, <a href=\"%s.gp\">gnuplot</a>)"
-			 "</figcaption></figure>\n", c->name, c->name, c->name);
+			 "</figcaption></figure>\n", c->name, heavy ? "svg" : "png",
+		heavy ? "SVG" : "PNG", c->name, c->name);
 	return 0;
 }
 

@@ -30,7 +30,7 @@ check_report() {
 	n=$(grep -o '<img src="[^"]*"' "$dir/index.html" | wc -l)
 	[ "$n" -gt 0 ] || fail "$name: no chart on the page"
 	for img in $(grep -o '<img src="[^"]*"' "$dir/index.html" | sed 's/.*src="//; s/"$//'); do
-		local stem=${img%.svg}
+		local stem=${img%.*}
 		for ext in svg png dat gp; do
 			[ -s "$dir/$stem.$ext" ] || fail "$name: $stem.$ext missing or empty"
 		done
@@ -85,7 +85,30 @@ SSDBENCH_GNUPLOT=/nonexistent/gnuplot expect_fail "no gnuplot" \
 	$SSDBENCH report 1 --db a.db --out "$TEST_TMP/nognuplot"
 grep -q 'cannot run' <<<"$LAST_ERR" || fail "no gnuplot: $LAST_ERR"
 
-# 3. A full review of every methodology step with two comparison devices.
+# 3. A simulated review (the quick preset: every step, scaled) of three
+#    drives, one of them in another database.
+$SSDBENCH suite --target sim:sn8100-2tb --preset quick --db sim.db >/dev/null 2>&1 ||
+	fail "suite on sim:sn8100-2tb"
+$SSDBENCH suite --target sim:p1-1tb --preset quick --db sim.db >/dev/null 2>&1 ||
+	fail "suite on sim:p1-1tb"
+$SSDBENCH suite --target sim:micron1300-1tb --preset quick --db sim2.db >/dev/null 2>&1 ||
+	fail "suite on sim:micron1300-1tb"
+$SSDBENCH report 1 --compare 2 --compare-db sim2.db:1 --db sim.db --out "$TEST_TMP/sim"
+for step in peak fill active_range cssd_precond sync_write rw_ratio reclaim \
+	    seq_precond seq_sweeps rnd_precond rnd_sweeps ai_sweep tail_latency boot; do
+	grep -q "id=\"$step\"" sim/index.html || fail "sim: no section $step"
+done
+grep -q 'Pass 1: SLC cache' sim/index.html || fail "sim: no SLC cache headline"
+for part in fill-pass1-bw-written fill-pass1-lat-time fill-pass1-mean fill-pass1-p1 \
+	    active_range-iops-span sync_write-sync rw_ratio-weighted rw_ratio-score \
+	    reclaim-written-per-idle reclaim-bw-per-idle seq_precond-precond-dw \
+	    rnd_precond-precond-lat-time RND_4_KiB_read-2in1 RND_4_KiB_write-consistency \
+	    SEQ_128_KiB_read-2in1-all tail_latency-mix_100_qd_1-nines boot-score; do
+	ls sim/*"$part"*.svg >/dev/null 2>&1 || fail "sim: no chart $part"
+done
+check_report "$TEST_TMP/sim" sim
+
+# 4. The synthetic review of the unit test, with a datasheet and options.
 if [ -x "$FIXTURE" ]; then
 	SSDBENCH_REPORT_FIXTURE="$TEST_TMP/fx" "$FIXTURE" >/dev/null ||
 		fail "fixture program failed"
