@@ -3,8 +3,9 @@
  * one line per QD; the weighted line (the step's weights, by default
  * 0.80 QD1 + 0.15 QD2 + 0.05 QD4, through analysis/lowqd.h) with
  * every device; and the ranking: the mean of the weighted values over the
- * mixed ratios (0 % and 100 % read excluded).  A point that ran several
- * times is its runs' median, as the method reports it.
+ * mixed ratios (0 % and 100 % read excluded).  A point is the suite's
+ * stored value (STEP.read<R>.qd<Q>.mbps, by its repetition rule) when
+ * there is one, else the median of the point's runs.
  */
 #include "analysis/lowqd.h"
 #include "report/report_int.h"
@@ -114,6 +115,13 @@ static void make_grid(const struct rpt_run *r, const char *step,
 			g->v[a][b] = quantile_sorted_inplace(rep, k, 0.5);
 			if (k && k % 2 == 0)	/* median of an even count */
 				g->v[a][b] = (rep[k / 2 - 1] + rep[k / 2]) / 2;
+			/* The suite's value by its repetition rule wins. */
+			char key[160];
+			bufprintf(key, sizeof(key), "%s.read%d.qd%d.mbps", step,
+				  g->pct[a], g->qd[b]);
+			const struct rpt_metric *m = rpt_metric(r, key);
+			if (m && isfinite(m->value))
+				g->v[a][b] = m->value * 1e6;
 		}
 }
 
