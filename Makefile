@@ -46,7 +46,7 @@ build/ssdbench: $(REL_DIR)/cli/main.o $(REL_DIR)/libssdbench.a
 $(SAN_DIR)/ssdbench: $(SAN_DIR)/cli/main.o $(SAN_DIR)/libssdbench.a
 	$(CC) $(SAN_FLAGS) -o $@ $^ $(DEPS_LIBS) $(LDFLAGS)
 
-$(SAN_DIR)/tests/%: tests/unit/%.c tests/unit/check.h $(SAN_DIR)/libssdbench.a
+$(SAN_DIR)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(SAN_DIR)/libssdbench.a
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN_FLAGS) -Itests/unit -o $@ $< $(SAN_DIR)/libssdbench.a $(DEPS_LIBS)
 

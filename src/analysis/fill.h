@@ -109,8 +109,9 @@ int fill_find_cache(const struct trace_pt *t, size_t n,
 
 /*
  * The modes of rates v[n] (weights w[n], e.g. durations; NULL = equal), by
- * the kernel density described above.  Returns how many were found
- * (<= max), highest rate first.
+ * the kernel density described above; stalled samples (rate 0) make a
+ * level at 0.  Shares are of the whole weight.  Returns how many were
+ * found (<= max), highest rate first.
  */
 size_t fill_levels(const double *v, const double *w, size_t n,
 		   double bandwidth, double min_share,

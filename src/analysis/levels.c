@@ -6,7 +6,9 @@
  * each local maximum owns the basin between its neighbouring minima.  A
  * peak that barely rises above the saddle to a neighbour (less than 10 % of
  * its height) is the same level seen through noise and joins that
- * neighbour; the surviving peaks are kept when their basins hold at least
+ * neighbour.  Stalled slices (rate 0) have no log: they are a level of
+ * their own at 0 when they hold enough time.  The surviving peaks are
+ * kept when their basins hold at least
  * `min_share` of the weight, and the weight of ten samples: a short noisy
  * trace has bumps everywhere, none of them a level.  O(n + grid x kernel).
  */
@@ -35,19 +37,27 @@ size_t fill_levels(const double *v, const double *w, size_t n,
 		   double bandwidth, double min_share,
 		   struct fill_level *levels, size_t max)
 {
-	double lo = INFINITY, hi = -INFINITY, total = 0;
+	double lo = INFINITY, hi = -INFINITY, total = 0, stalled = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!(v[i] > 0))
-			continue;	/* a stalled slice has no log */
+		double wt = w ? w[i] : 1;
+		total += wt;
+		if (!(v[i] > 0)) {
+			stalled += wt;	/* no log: a level of its own, at 0 */
+			continue;
+		}
 		double x = log(v[i]);
 		lo = x < lo ? x : lo;
 		hi = x > hi ? x : hi;
-		total += w ? w[i] : 1;
 	}
 	if (!(total > 0) || max == 0)
 		return 0;
 	if (min_share < 10.0 / (double)n)
 		min_share = 10.0 / (double)n;
+	size_t nl = 0;
+	if (stalled / total >= min_share)
+		levels[nl++] = (struct fill_level){ 0, stalled / total };
+	if (!(total > stalled))
+		return nl;
 	double h = bandwidth;
 	lo -= 4 * h;
 	hi += 4 * h;
@@ -56,7 +66,7 @@ size_t fill_levels(const double *v, const double *w, size_t n,
 	double step = (hi - lo) / (double)(g - 1);
 	double *bins = calloc(2 * g, sizeof *bins);
 	if (!bins)
-		return 0;
+		return nl;
 	double *dens = bins + g;
 	for (size_t i = 0; i < n; i++) {
 		if (!(v[i] > 0))
@@ -75,7 +85,7 @@ size_t fill_levels(const double *v, const double *w, size_t n,
 	double *kern = malloc((reach + 1) * sizeof *kern);
 	if (!kern) {
 		free(bins);
-		return 0;
+		return nl;
 	}
 	for (size_t j = 0; j <= reach; j++) {
 		double z = (double)j * step / h;
@@ -96,7 +106,7 @@ size_t fill_levels(const double *v, const double *w, size_t n,
 	struct peak *pk = malloc(cap * sizeof *pk);
 	if (!pk) {
 		free(bins);
-		return 0;
+		return nl;
 	}
 	for (size_t i = 1; i + 1 < g; i++) {
 		if (!(dens[i] > dens[i - 1] && dens[i] >= dens[i + 1]))
@@ -150,10 +160,11 @@ size_t fill_levels(const double *v, const double *w, size_t n,
 			(np - keep - 2) * sizeof *pk);
 		np--;
 	}
+	/* the density holds the moving share of the time */
 	double mass = 0;
 	for (size_t i = 0; i < g; i++)
 		mass += dens[i];
-	size_t nl = 0;
+	mass *= total / (total - stalled);
 	for (size_t k = 0; k < np && nl < max; k++) {
 		/* the basin's share of the density; shared saddle points are
 		   split between the two basins */

@@ -62,8 +62,23 @@ int reclaim_analyze(const struct reclaim_point *pts, size_t n,
 		first_sat = n;
 	out->recovered_bytes = out->saturated ? sat_sum / (double)nsat : top;
 	out->first_full_idle_s = out->saturated ? p[first_sat].idle_s : NAN;
+	/* The floor: two or more leading points still at the smallest cache
+	   (within `saturation` of it), before the drive began its idle work
+	   -- a drive waits before it folds, and those points would flatten
+	   the line.  They stay out of the fit when two rising points remain.
+	   A single lowest point is just where the rise starts. */
+	double bottom = p[0].cache_bytes;
+	for (size_t i = 1; i < n; i++)
+		bottom = p[i].cache_bytes < bottom ? p[i].cache_bytes : bottom;
+	size_t first_fit = 0;
+	while (first_fit < first_sat &&
+	       p[first_fit].cache_bytes <= bottom * (1 + saturation))
+		first_fit++;
+	if (first_fit < 2 || first_sat - first_fit < 2)
+		first_fit = 0;
+	out->nfloor = first_fit;
 	size_t k = 0;
-	for (size_t i = 0; i < first_sat; i++) {
+	for (size_t i = first_fit; i < first_sat; i++) {
 		x[k] = p[i].idle_s;
 		y[k++] = p[i].cache_bytes;
 	}

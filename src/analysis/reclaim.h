@@ -7,9 +7,11 @@
  * Over the (T, cache) points: the recovered size is the mean of the
  * saturated points (within `saturation` of the largest; saturation needs
  * two such points, as the largest is always within it), the recovery
- * rate the least-squares slope through the points before saturation
- * (bytes of cache per second of idle; SN8100 ~1.46 GB/s), and the idle
- * time to full recovery where that line meets the recovered size (never
+ * rate the least-squares slope through the rising points: after the floor
+ * (two or more leading points still within `saturation` of the smallest,
+ * before the drive began its idle work) and before saturation
+ * (bytes of cache per second of idle; SN8100 ~1.46 GB/s).  The idle time
+ * to full recovery is where that line meets the recovered size (never
  * later than the first saturated T).
  */
 #ifndef SSDBENCH_ANALYSIS_RECLAIM_H
@@ -27,7 +29,8 @@ struct reclaim_point {
 
 struct reclaim_result {
 	size_t npoints;
-	size_t nfit;			/* points before saturation used */
+	size_t nfloor;			/* leading points left out as floor */
+	size_t nfit;			/* rising points the rate is fitted on */
 	double rate;			/* B of cache per s of idle; NAN if < 1
 					   point before saturation */
 	double intercept;		/* of the fit, bytes */

@@ -122,9 +122,13 @@ static void show_dir(const char *name, const struct dir_view *v)
 }
 
 static int show_workload(struct store *s, const struct workload_row *w,
-			 struct lat_hist *h, struct sb_err *e)
+			 struct lat_hist *h, void *first, struct sb_err *e)
 {
 	char status[64], secs[32];
+	if (*(bool *)first)
+		printf("\nworkloads (latency from the stored histograms; MB/s "
+		       "is 10^6 bytes/s)\n");
+	*(bool *)first = false;
 	snprintf(secs, sizeof secs, "%.2f s", w->totals.measured_ns / 1e9);
 	printf("\n  #%u %s  [%s%s%s]  measured %s%s\n", w->index, w->name,
 	       run_view_status(w->status, status, sizeof status),
@@ -149,28 +153,6 @@ static int show_workload(struct store *s, const struct workload_row *w,
 		if (!dir_view_empty(&v[d]))
 			show_dir(io_dir_name((enum io_dir)d), &v[d]);
 	return 0;
-}
-
-static int show_workloads(struct store *s, int64_t run_id, struct sb_err *e)
-{
-	struct workload_row *w;
-	size_t n;
-	int rc = 0;
-	struct lat_hist *h = hist_new();
-	if (!h)
-		return sb_errf(e, "out of memory");
-	if (store_list_workloads(s, run_id, 0, &w, &n, e)) {
-		hist_free(h);
-		return -1;
-	}
-	if (n)
-		printf("\nworkloads (latency from the stored histograms; MB/s is "
-		       "10^6 bytes/s)\n");
-	for (size_t i = 0; i < n && !rc; i++)
-		rc = show_workload(s, &w[i], h, e);
-	store_workload_rows_free(w, n);
-	hist_free(h);
-	return rc;
 }
 
 static int show_metrics(struct store *s, int64_t run_id, struct sb_err *e)
@@ -222,7 +204,9 @@ static int show_run(struct store *s, int64_t run_id, struct sb_err *e)
 	field("target before", r.facts_before_json);
 	field("target after", r.facts_after_json);
 	store_run_row_free(&r);
-	if (show_steps(s, run_id, e) || show_workloads(s, run_id, e) ||
+	bool first = true;
+	if (show_steps(s, run_id, e) ||
+	    run_view_each_workload(s, run_id, show_workload, &first, e) ||
 	    show_metrics(s, run_id, e))
 		return -1;
 	return 0;

@@ -10,6 +10,8 @@ const struct cli_command cli_commands[] = {
 	{ "resume", cmd_resume, "continue an interrupted suite run" },
 	{ "show", cmd_show, "list the stored runs, or show one" },
 	{ "export", cmd_export, "write a stored run as CSV or JSON" },
+	{ "info", cmd_info, "what a device or file is: identity, formats, health" },
+	{ "purge", cmd_purge, "return a device to fresh-out-of-box (destroys data)" },
 	{ "analyze", cmd_analyze, "analyse a stored run or fio logs: cache, steady state, consistency, bursts" },
 	{ "report", cmd_report, "write the HTML report and charts of stored runs" },
 	{ "version", cmd_version, "print the version" },

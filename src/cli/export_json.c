@@ -167,10 +167,16 @@ static int put_histograms(struct json_writer *w, struct store *s, int64_t wl,
 	return 0;
 }
 
-static int put_workload(struct json_writer *w, struct store *s,
-			const struct workload_row *wl, unsigned parts,
-			struct lat_hist *h, struct sb_err *e)
+struct json_ctx {
+	struct json_writer *w;
+	unsigned parts;
+};
+
+static int put_workload(struct store *s, const struct workload_row *wl,
+			struct lat_hist *h, void *ctx, struct sb_err *e)
 {
+	struct json_writer *w = ((struct json_ctx *)ctx)->w;
+	unsigned parts = ((struct json_ctx *)ctx)->parts;
 	json_object_begin(w, NULL);
 	json_i64(w, "id", wl->id);
 	id_or_null(w, "step_id", wl->step_id);
@@ -198,22 +204,10 @@ static int put_workload(struct json_writer *w, struct store *s,
 static int put_workloads(struct json_writer *w, struct store *s,
 			 int64_t run_id, unsigned parts, struct sb_err *e)
 {
-	struct workload_row *wl;
-	size_t n;
-	int rc = 0;
-	struct lat_hist *h = hist_new();
-	if (!h)
-		return sb_errf(e, "out of memory");
-	if (store_list_workloads(s, run_id, 0, &wl, &n, e)) {
-		hist_free(h);
-		return -1;
-	}
+	struct json_ctx ctx = { w, parts };
 	json_array_begin(w, "workloads");
-	for (size_t i = 0; i < n && !rc; i++)
-		rc = put_workload(w, s, &wl[i], parts, h, e);
+	int rc = run_view_each_workload(s, run_id, put_workload, &ctx, e);
 	json_array_end(w);
-	store_workload_rows_free(wl, n);
-	hist_free(h);
 	return rc;
 }
 

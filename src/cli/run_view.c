@@ -31,6 +31,31 @@ int run_view_dir(struct store *s, const struct workload_row *w,
 	return 0;
 }
 
+int run_view_each_workload(struct store *s, int64_t run_id,
+			   run_view_workload_fn fn, void *ctx,
+			   struct sb_err *e)
+{
+	struct run_row r;
+	struct workload_row *w;
+	size_t n;
+	int rc = 0;
+	if (store_get_run(s, run_id, &r, e))
+		return -1;
+	store_run_row_free(&r);
+	struct lat_hist *h = hist_new();
+	if (!h)
+		return sb_errf(e, "out of memory");
+	if (store_list_workloads(s, run_id, 0, &w, &n, e)) {
+		hist_free(h);
+		return -1;
+	}
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = fn(s, &w[i], h, ctx, e);
+	store_workload_rows_free(w, n);
+	hist_free(h);
+	return rc;
+}
+
 bool dir_view_empty(const struct dir_view *v)
 {
 	return v->ios == 0 && v->bytes == 0 && v->lat_count == 0;

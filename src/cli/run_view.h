@@ -31,6 +31,18 @@ int run_view_dir(struct store *s, const struct workload_row *w,
 		 enum io_dir d, struct lat_hist *scratch, struct dir_view *out,
 		 struct sb_err *e);
 
+/*
+ * Call `fn` for every workload of a run, in order, lending it a scratch
+ * histogram; stops at the first failure.  An unknown run is an error.
+ */
+typedef int (*run_view_workload_fn)(struct store *s,
+				    const struct workload_row *w,
+				    struct lat_hist *scratch, void *ctx,
+				    struct sb_err *e);
+int run_view_each_workload(struct store *s, int64_t run_id,
+			   run_view_workload_fn fn, void *ctx,
+			   struct sb_err *e);
+
 /* Nothing happened in this direction: no I/O and no latency. */
 bool dir_view_empty(const struct dir_view *v);
 

@@ -41,7 +41,7 @@ static int check_identity(sqlite3 *db, const char *path, int *version,
 	}
 	if (store_read_version(db, path, version, e))
 		return -1;
-	if (query_int(db, "SELECT count(*) FROM sqlite_schema", &tables))
+	if (query_int(db, "SELECT count(*) FROM sqlite_master", &tables))
 		return store_sql_err(db, e, path);
 	if ((app_id != 0 && app_id != STORE_APPLICATION_ID) ||
 	    (app_id == 0 && tables > 0))

@@ -197,6 +197,7 @@ int store_tick(struct store *s, bool force, struct sb_err *e)
 int store_step_done(struct store *s, sqlite3_stmt *st, const char *what,
 		    struct sb_err *e)
 {
+	bool in_tx = !sqlite3_get_autocommit(s->db);
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE || rc == SQLITE_ROW) {
 		sqlite3_reset(st);
@@ -204,6 +205,13 @@ int store_step_done(struct store *s, sqlite3_stmt *st, const char *what,
 	}
 	store_sql_err(s->db, e, what);
 	sqlite3_reset(st);
+	/* After some errors (I/O, full disk) SQLite rolls the whole
+	   transaction back: say so, the caller has lost more than this row. */
+	if (in_tx && sqlite3_get_autocommit(s->db)) {
+		size_t n = strlen(e->msg);
+		snprintf(e->msg + n, sizeof e->msg - n, " (the writes since the "
+			 "last commit were rolled back)");
+	}
 	return -1;
 }
 
@@ -255,4 +263,17 @@ int store_read_done(struct store *s, sqlite3_stmt *st, int rc,
 		return 0;
 	store_sql_err(s->db, e, what);
 	return sb_err_wrap(e, "%s", s->path);
+}
+
+bool store_status_valid(const char *status, bool step)
+{
+	static const char *const statuses[] = { "running", "done", "failed",
+						"interrupted" };
+	if (!status)
+		return false;
+	for (size_t i = 0; i < sizeof statuses / sizeof statuses[0]; i++)
+		if (!strcmp(status, statuses[i]))
+			return true;
+	/* Only a suite step is restarted on resume and left "partial". */
+	return step && !strcmp(status, "partial");
 }

@@ -98,6 +98,10 @@ int store_grow(void **arr, size_t *cap, size_t n, size_t elem,
 int store_read_done(struct store *s, sqlite3_stmt *st, int rc,
 		    const char *what, struct sb_err *e);
 
+/* A status the store.h contract allows: running, done, failed, interrupted,
+   and for a step also partial. */
+bool store_status_valid(const char *status, bool step);
+
 /* Refuse writes on a read-only store with a clear message. */
 int store_check_writable(struct store *s, struct sb_err *e);
 

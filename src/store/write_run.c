@@ -9,19 +9,6 @@
 
 #include "store/store_impl.h"
 
-static bool one_of(const char *s, const char *const *set)
-{
-	for (; s && *set; set++)
-		if (!strcmp(s, *set))
-			return true;
-	return false;
-}
-
-static const char *const run_statuses[] = { "running", "done", "failed",
-					    "interrupted", NULL };
-static const char *const step_statuses[] = { "running", "done", "failed",
-					     "interrupted", "partial", NULL };
-
 /* An UPDATE by id must have found its row, or the caller passed a wrong id. */
 static int expect_changed(struct store *s, const char *what, int64_t id,
 			  struct sb_err *e)
@@ -59,9 +46,8 @@ int store_run_begin(struct store *s, const struct run_begin *b,
 int store_run_target_facts(struct store *s, int64_t run_id, const char *when,
 			   const char *facts_json, struct sb_err *e)
 {
-	static const char *const phases[] = { "before", "after", NULL };
 	char now[32];
-	if (!one_of(when, phases))
+	if (!when || (strcmp(when, "before") && strcmp(when, "after")))
 		return sb_errf(e, "target facts: '%s' is neither \"before\" nor "
 			       "\"after\"", when ? when : "(null)");
 	if (!facts_json)
@@ -103,7 +89,7 @@ static int finish_row(struct store *s, enum store_stmt id_stmt,
 int store_run_finish(struct store *s, int64_t run_id, const char *status,
 		     const char *error, struct sb_err *e)
 {
-	if (!one_of(status, run_statuses))
+	if (!store_status_valid(status, false))
 		return sb_errf(e, "finishing run %lld: unknown status '%s'",
 			       (long long)run_id, status ? status : "(null)");
 	return finish_row(s, ST_RUN_FINISH, "run", run_id, status, error, e);
@@ -153,7 +139,7 @@ int store_step_begin(struct store *s, int64_t run_id, int seq,
 int store_step_finish(struct store *s, int64_t step_id, const char *status,
 		      const char *error, struct sb_err *e)
 {
-	if (!one_of(status, step_statuses))
+	if (!store_status_valid(status, true))
 		return sb_errf(e, "finishing step %lld: unknown status '%s'",
 			       (long long)step_id, status ? status : "(null)");
 	return finish_row(s, ST_STEP_FINISH, "step", step_id, status, error, e);

@@ -116,9 +116,9 @@ int store_workload_finish(struct store *s, int64_t workload_id,
 			  struct sb_err *e)
 {
 	char now[32];
-	if (!status || !*status)
-		return sb_errf(e, "finishing workload %lld: no status given",
-			       (long long)workload_id);
+	if (!store_status_valid(status, false))
+		return sb_errf(e, "finishing workload %lld: unknown status '%s'",
+			       (long long)workload_id, status ? status : "(null)");
 	if (store_tx_ensure(s, e))
 		return -1;
 	sqlite3_stmt *st = store_stmt(s, ST_WORKLOAD_FINISH, e);

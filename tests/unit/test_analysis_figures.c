@@ -146,10 +146,11 @@ TEST(lowqd_weighted_and_ranking)
 	CHECK(isnan(lowqd_ranking(ends, w, 2)));
 }
 
-/* The SN8100's regain: static 11 GB, +1.46 GB/s of idle up to 344 GB. */
-static double sn8100_regain(double idle_s)
+/* The SN8100's regain: static 11 GB, then after the drive has been idle
+   for `delay` seconds +1.46 GB/s of idle, up to 344 GB. */
+static double sn8100_regain(double idle_s, double delay)
 {
-	double c = 11e9 + 1.46e9 * idle_s;
+	double c = 11e9 + 1.46e9 * (idle_s > delay ? idle_s - delay : 0);
 	return c > 344e9 ? 344e9 : c;
 }
 
@@ -165,7 +166,7 @@ TEST(reclaim_sn8100_from_minute_traces)
 		/* the minute after the idle: regained cache at 14.1, rest at
 		   3.94 GB/s */
 		struct synth s = { 0 };
-		double c = sn8100_regain(idle[i]);
+		double c = sn8100_regain(idle[i], 0);
 		synth_add_bytes(&s, 14.1e9, c);
 		synth_add(&s, 3.94e9, 60 - c / 14.1e9);
 		size_t n, end;
@@ -188,10 +189,21 @@ TEST(reclaim_sn8100_from_minute_traces)
 	CHECK_NEAR(r.full_s, (344 - 11) / 1.46, 5);
 	/* exact points: an exact line */
 	for (size_t i = 0; i < np; i++)
-		pts[i].cache_bytes = sn8100_regain(idle[i]);
+		pts[i].cache_bytes = sn8100_regain(idle[i], 0);
 	CHECK(reclaim_analyze(pts, np, 0.05, &r, &e) == 0);
 	CHECK_NEAR(r.rate, 1.46e9, 1e-3);
 	CHECK_NEAR(r.intercept, 11e9, 1);
+	/* a drive that waits 20 s before folding: 5, 10, 15 s are floor and
+	   stay out of the fit; the rate is still the regain rate */
+	for (size_t i = 0; i < np; i++)
+		pts[i].cache_bytes = sn8100_regain(idle[i], 20);
+	CHECK(reclaim_analyze(pts, np, 0.05, &r, &e) == 0);
+	CHECK_EQ_U64(r.nfloor, 3);
+	CHECK_NEAR(r.rate, 1.46e9, 1e-3);
+	/* the line meets the recovered size (mean of 332, 344, 344 GB) at
+	   245 s, after the 240 s point was already saturated */
+	CHECK_NEAR(r.full_s, 240, 1e-9);
+	CHECK_EQ_U64(r.nfit, 3);
 	CHECK(reclaim_analyze(pts, 0, 0.05, &r, &e) == -1);
 	pts[2].idle_s = -1;
 	CHECK(reclaim_analyze(pts, np, 0.05, &r, &e) == -1 && strstr(e.msg, "point"));

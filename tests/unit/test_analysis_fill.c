@@ -253,6 +253,21 @@ TEST(fill_levels_of_a_known_mixture)
 		CHECK_NEAR(out[1].time_share, 0.4, 0.02);
 		CHECK_NEAR(out[2].time_share, 0.2, 0.02);
 	}
+	/* a third of the slices stalled: a level at 0, the others' shares
+	   shrink to two thirds */
+	double *v2 = malloc(3 * n / 2 * sizeof *v2);
+	memcpy(v2, v, n * sizeof *v);
+	for (size_t i = n; i < 3 * n / 2; i++)
+		v2[i] = 0;
+	nl = fill_levels(v2, NULL, 3 * n / 2, 0.03, 0.03, out, 8);
+	CHECK(nl == 4);
+	if (nl == 4) {
+		CHECK(out[3].rate == 0);
+		CHECK_NEAR(out[3].time_share, 1.0 / 3, 1e-12);
+		CHECK_NEAR(out[0].time_share, 0.4 * 2 / 3, 0.02);
+		CHECK_REL(out[2].rate, lv[0], 0.02);
+	}
+	free(v2);
 	free(v);
 }
 

@@ -177,6 +177,8 @@ TEST(workloads_totals_histograms_round_trip)
 	CHECK(store_workload_finish(s, w0, "done", "interrupt", &e) == 0);
 	CHECK(store_workload_finish(s, w1, "interrupted", NULL, &e) == 0);
 	CHECK(store_workload_finish(s, 4242, "done", NULL, &e) == -1);
+	CHECK(store_workload_finish(s, w2, "partial", NULL, &e) == -1);
+	CHECK(strstr(e.msg, "unknown status 'partial'") != NULL);
 	CHECK(store_workload_totals(s, 4242, &t, h, true, &e) == -1);
 
 	for (int d = 0; d < DIR_COUNT; d++) {

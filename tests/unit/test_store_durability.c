@@ -162,6 +162,51 @@ TEST(killed_writer_loses_nothing_committed)
 	}
 }
 
+/*
+ * Two writers on one file, as two runs sharing a database: each holds the
+ * write lock for up to a second between commits, and the other must get
+ * its turn within the busy timeout rather than fail or lose samples.
+ */
+TEST(two_writers_share_a_file)
+{
+	const char *p = db_path("shared.db");
+	struct store *s = open_new("shared.db");
+	struct sb_err e;
+	if (!s)
+		return;
+	int64_t run = begin_run(s, "t"), wl[2];
+	CHECK(store_workload_begin(s, run, 0, 0, "a", NULL, &wl[0], &e) == 0);
+	CHECK(store_workload_begin(s, run, 0, 1, "b", NULL, &wl[1], &e) == 0);
+	store_close(s);
+	pid_t pid[2];
+	for (int k = 0; k < 2; k++) {
+		if ((pid[k] = fork()) != 0)
+			continue;
+		struct store *c;
+		struct interval_sample x;
+		if (store_open(p, &c, &e))
+			_exit(3);
+		for (uint64_t i = 0; i < 60; i++) {	/* 1.2 s at 20 ms */
+			make_sample(&x, (uint32_t)k, i, 40 + (uint64_t)k);
+			if (store_add_sample(c, wl[k], &x, &e) ||
+			    store_tick(c, false, &e))
+				_exit(4);
+			usleep(20000);
+		}
+		if (store_tick(c, true, &e))
+			_exit(5);
+		store_close(c);
+		_exit(0);
+	}
+	for (int k = 0; k < 2; k++) {
+		int status;
+		waitpid(pid[k], &status, 0);
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	for (int k = 0; k < 2; k++)
+		CHECK(samples_seen(p, wl[k]) == 60);
+}
+
 TEST(old_schema_is_migrated_and_keeps_rows)
 {
 	const char *p = db_path("v1.db");
@@ -172,7 +217,7 @@ TEST(old_schema_is_migrated_and_keeps_rows)
 	/* Build the version-1 file exactly as a version-1 ssdbench would. */
 	CHECK(store_migrate(db, p, 1, &e) == 0);
 	CHECK(count_rows(db, "PRAGMA user_version") == 1);
-	CHECK(count_rows(db, "SELECT count(*) FROM sqlite_schema WHERE name = "
+	CHECK(count_rows(db, "SELECT count(*) FROM sqlite_master WHERE name = "
 			     "'workloads_by_run'") == 0);
 	CHECK(store_exec(db,
 		"INSERT INTO runs (id, kind, target, status, started_at) "
@@ -203,7 +248,7 @@ TEST(old_schema_is_migrated_and_keeps_rows)
 		return;
 	}
 	CHECK(store_schema_version(s) == store_current_version());
-	CHECK(count_rows(s->db, "SELECT count(*) FROM sqlite_schema WHERE name = "
+	CHECK(count_rows(s->db, "SELECT count(*) FROM sqlite_master WHERE name = "
 				"'workloads_by_run'") == 1);
 	CHECK(count_rows(s->db, "SELECT read_iops FROM workload_rates WHERE "
 				"workload_id = 3") == 1234);
@@ -274,7 +319,7 @@ TEST(refuses_what_is_not_an_ssdbench_database)
 	CHECK(store_open(p, &s, &e) == -1);
 	CHECK(sqlite3_open(p, &db) == SQLITE_OK);
 	CHECK(count_rows(db, "PRAGMA user_version") == 0);
-	CHECK(count_rows(db, "SELECT count(*) FROM sqlite_schema") == 1);
+	CHECK(count_rows(db, "SELECT count(*) FROM sqlite_master") == 1);
 	sqlite3_close(db);
 
 	/* An empty file is no database to read. */
