@@ -80,11 +80,6 @@ size_t step_workloads(const struct rpt_run *r, const char *step,
 double pt_bw(const struct rpt_point *p);
 double pt_iops(const struct rpt_point *p);
 
-/* Quantile q (0..1) of v[0..n) by sorting v in place; NaN if n == 0. */
-double quantile_sorted_inplace(double *v, size_t n, double q);
-double mean_of(const double *v, size_t n);
-double stddev_of(const double *v, size_t n);
-
 /* Measured (non-ramp) per-sample values of a workload: bw or IOPS. */
 double *sample_values(const struct rpt_workload *w, bool iops, size_t *n);
 

@@ -6,6 +6,7 @@
  * 2500 s and latency to 50 ms).  The steady-state verdict is the suite's
  * and is quoted from its findings when stored.
  */
+#include "analysis/trace.h"
 #include "report/report_int.h"
 #include "report/timeline.h"
 
@@ -39,7 +40,7 @@ int sec_precond(struct rctx *x, const char *step)
 	if (v && ns) {
 		/* The last 30 s of samples: where steady state is judged. */
 		size_t from = ns > 300 ? ns - 300 : 0;
-		tailmean = mean_of(v + from, ns - from);
+		tailmean = stat_mean(v + from, ns - from);
 	}
 	free(v);
 	if (iops)

@@ -92,6 +92,22 @@ static int slot(int *list, int *n, int max, int value)
 	return i;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Median of v[n] (sorted in place); the mean of the middle two for an
+   even count; NaN for none. */
+static double median(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(double), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 static void make_grid(const struct rpt_run *r, const char *step,
 		      struct grid *g)
 {
@@ -112,9 +128,7 @@ static void make_grid(const struct rpt_run *r, const char *step,
 				    wl[i]->spec.qd == g->qd[b] &&
 				    wl[i]->measured_s > 0)
 					rep[k++] = rpt_bw(wl[i]);
-			g->v[a][b] = quantile_sorted_inplace(rep, k, 0.5);
-			if (k && k % 2 == 0)	/* median of an even count */
-				g->v[a][b] = (rep[k / 2 - 1] + rep[k / 2]) / 2;
+			g->v[a][b] = median(rep, k);
 			/* The suite's value by its repetition rule wins. */
 			char key[160];
 			bufprintf(key, sizeof(key), "%s.read%d.qd%d.mbps", step,

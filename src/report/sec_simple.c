@@ -3,6 +3,7 @@
  * span), sync write (ranked bars), boot (ranked bars with the pass line),
  * peak numbers (a table).
  */
+#include "common/units.h"
 #include "report/report_int.h"
 
 #include <math.h>
@@ -45,10 +46,14 @@ int sec_active_range(struct rctx *x, const char *step)
 	if (!rc)
 		rc = page_chart(&x->pg, &c, x->e);
 	chart_free(&c);
-	char b1[32], b2[32];
-	headline(x, step, "%s over %.4g GiB; %s over %.4g GiB.",
-		 fmt_iops(rpt_iops(wl[0]), b1, 32), span_gib(wl[0]),
-		 fmt_iops(rpt_iops(wl[n - 1]), b2, 32), span_gib(wl[n - 1]));
+	char b1[32], b2[32], s1[32], s2[32];
+	headline(x, step, "%s over %s; %s over %s.",
+		 fmt_iops(rpt_iops(wl[0]), b1, 32),
+		 fmt_bytes((uint64_t)(wl[0]->spec.span > 0 ? wl[0]->spec.span : 0),
+			   s1, 32),
+		 fmt_iops(rpt_iops(wl[n - 1]), b2, 32),
+		 fmt_bytes((uint64_t)(wl[n - 1]->spec.span > 0
+				      ? wl[n - 1]->spec.span : 0), s2, 32));
 	struct figure *f = figure_add(x, step_title(step), "IOPS, largest span",
 				      "IOPS");
 	for (size_t r = 0; f && r < x->nruns; r++) {

@@ -182,46 +182,6 @@ double pt_iops(const struct rpt_point *p)
 	return p->dur_s > 0 ? (double)(p->ios[0] + p->ios[1]) / p->dur_s : 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-double quantile_sorted_inplace(double *v, size_t n, double q)
-{
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(double), cmp_double);
-	/* Nearest rank: the smallest value with at least q of the samples
-	   at or below it. */
-	double rank = ceil(q * (double)n);
-	size_t i = rank < 1 ? 0 : (size_t)rank - 1;
-	if (i >= n)
-		i = n - 1;
-	return v[i];
-}
-
-double mean_of(const double *v, size_t n)
-{
-	if (!n)
-		return NAN;
-	double s = 0;
-	for (size_t i = 0; i < n; i++)
-		s += v[i];
-	return s / (double)n;
-}
-
-double stddev_of(const double *v, size_t n)
-{
-	if (n < 2)
-		return NAN;
-	double m = mean_of(v, n), s = 0;
-	for (size_t i = 0; i < n; i++)
-		s += (v[i] - m) * (v[i] - m);
-	return sqrt(s / (double)(n - 1));
-}
-
 double *sample_values(const struct rpt_workload *w, bool iops, size_t *n)
 {
 	*n = 0;
