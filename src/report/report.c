@@ -132,13 +132,16 @@ int report_build(const struct rpt_run *runs, size_t nruns,
 		bufprintf(title, sizeof(title), "ssdbench report: %s",
 			 runs[0].label);
 		bufprintf(sub, sizeof(sub), "Run %lld of %s, %s to %s%s%s. "
-			 "Rates in %s (%s).", (long long)runs[0].id,
+			 "Rates in %s (%s). Report by ssdbench %s.",
+			 (long long)runs[0].id,
 			 runs[0].target, runs[0].started_at,
 			 runs[0].finished_at,
 			 nruns > 1 ? "; compared with " : "",
 			 nruns > 1 ? "the devices below" : "",
 			 x.bw_unit, o->mib ? "2^20 bytes per second"
-					   : "10^6 bytes per second");
+					   : "10^6 bytes per second",
+			 o->tool_version && *o->tool_version ? o->tool_version
+							     : "(unknown version)");
 		rc = page_finish(&x.pg, title, sub, e);
 	}
 	if (st && !rc) {
