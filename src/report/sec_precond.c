@@ -61,31 +61,37 @@ int sec_precond(struct rctx *x, const char *step)
 		const struct rpt_workload *per[RPT_MAX_RUNS];
 		match_runs(x, wl[i], per);
 		bool rnd = strcmp(wl[i]->spec.pattern, "seq") != 0;
-		char what[96], title[192];
+		char what[96], title[192], who[160];
+		/* "RND preconditioning", or with the workload when several. */
+		if (n == 1)
+			bufprintf(who, sizeof(who), "%s", step_title(step));
+		else
+			bufprintf(who, sizeof(who), "%s, %s", step_title(step),
+				  wl[i]->name);
 		struct tl_spec t = { step, what, title, NULL,
 				     rnd ? TL_IOPS : TL_BW, TL_TIME,
 				     CHART_SCATTER, false };
 		bufprintf(what, sizeof(what), "%s-time", wl[i]->name);
 		bufprintf(title, sizeof(title), "%s: %s per 100 ms sample vs time",
-			 wl[i]->name, rnd ? "IOPS" : "bandwidth");
+			 who, rnd ? "IOPS" : "bandwidth");
 		if (timeline_chart(x, &t, per, x->e))
 			return -1;
 		bufprintf(what, sizeof(what), "%s-dw", wl[i]->name);
 		bufprintf(title, sizeof(title), "%s: %s per 100 ms sample vs "
-			 "drive writes", wl[i]->name, rnd ? "IOPS" : "bandwidth");
+			 "drive writes", who, rnd ? "IOPS" : "bandwidth");
 		t.axis = TL_DRIVE_WRITES;
 		if (timeline_chart(x, &t, per, x->e))
 			return -1;
 		bufprintf(what, sizeof(what), "%s-lat-time", wl[i]->name);
 		bufprintf(title, sizeof(title), "%s: mean latency per 100 ms "
-			 "sample vs time", wl[i]->name);
+			 "sample vs time", who);
 		t.axis = TL_TIME;
 		t.col = TL_LAT_MEAN;
 		if (timeline_chart(x, &t, per, x->e))
 			return -1;
 		bufprintf(what, sizeof(what), "%s-lat-dw", wl[i]->name);
 		bufprintf(title, sizeof(title), "%s: mean latency per 100 ms "
-			 "sample vs drive writes", wl[i]->name);
+			 "sample vs drive writes", who);
 		t.axis = TL_DRIVE_WRITES;
 		if (timeline_chart(x, &t, per, x->e))
 			return -1;
