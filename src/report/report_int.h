@@ -135,6 +135,14 @@ int rank_bars(struct rctx *x, const char *step, const char *what,
 		    "p99.9999", "Max"
 void qos_cells(FILE *f, const struct rpt_lat *l);
 
+/*
+ * The nines chart of a workload: x latency 1 µs - 10 ms (log), y the
+ * percentile on a nines scale, one curve per device and direction with
+ * its IOPS in the legend.
+ */
+int nines_chart(struct rctx *x, const char *step,
+		const struct rpt_workload *w, const char *title);
+
 /* A nines chart series from a latency grid. */
 int nines_series(struct chart *c, const char *title, const struct rpt_lat *l,
 		 struct sb_err *e);

@@ -37,34 +37,8 @@ static int workload_charts(struct rctx *x, const struct rpt_workload *w)
 	if (timeline_chart(x, &t, per, x->e))
 		return -1;
 
-	struct chart c;
-	char name[96];
-	bufprintf(what, sizeof(what), "%s-nines", w->name);
-	chart_name(x, name, sizeof(name), w->step, what);
 	bufprintf(title, sizeof(title), "%s: latency percentiles", w->name);
-	chart_init(&c, name, title, CHART_NINES);
-	chart_axis_set(&c.x, "Latency (µs)", true);
-	chart_axis_range(&c.x, 1, 10000);
-	chart_axis_set(&c.y, "Percentile (%)", false);
-	int rc = 0;
-	for (size_t r = 0; r < x->nruns && !rc; r++) {
-		if (!per[r])
-			continue;
-		for (int d = 0; d < 2 && !rc; d++) {
-			char st[192], iops_s[32];
-			double n = (double)per[r]->ios[d];
-			fmt_iops(per[r]->measured_s > 0 ? n / per[r]->measured_s
-							: NAN,
-				 iops_s, sizeof(iops_s));
-			bufprintf(st, sizeof(st), "%s %s, %s", x->runs[r].label,
-				 d ? "write" : "read", iops_s);
-			rc = nines_series(&c, st, &per[r]->lat[d], x->e);
-		}
-	}
-	if (!rc)
-		rc = page_chart(&x->pg, &c, x->e);
-	chart_free(&c);
-	return rc;
+	return nines_chart(x, w->step, w, title);
 }
 
 /* One row per workload per run: throughput and latency percentiles. */

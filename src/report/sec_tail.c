@@ -11,46 +11,6 @@
 #include <math.h>
 #include <string.h>
 
-static int nines_chart(struct rctx *x, const char *step,
-		       const struct rpt_workload *w)
-{
-	const struct rpt_workload *per[RPT_MAX_RUNS];
-	match_runs(x, w, per);
-	struct chart c;
-	char name[96], title[192], what[96], lab[64];
-	spec_label(&w->spec, lab, sizeof(lab));
-	bufprintf(what, sizeof(what), "%s-nines", w->name);
-	chart_name(x, name, sizeof(name), step, what);
-	if (w->spec.qd > 0)
-		bufprintf(title, sizeof(title), "Tail latency: %s QD%d",
-			 lab[0] ? lab : w->name, w->spec.qd);
-	else
-		bufprintf(title, sizeof(title), "Tail latency: %s",
-			 lab[0] ? lab : w->name);
-	chart_init(&c, name, title, CHART_NINES);
-	chart_axis_set(&c.x, "Latency (µs)", true);
-	chart_axis_range(&c.x, 1, 10000);
-	chart_axis_set(&c.y, "Percentile (%)", false);
-	int rc = 0;
-	for (size_t r = 0; r < x->nruns && !rc; r++) {
-		if (!per[r])
-			continue;
-		for (int d = 0; d < 2 && !rc; d++) {
-			char st[192], io[32];
-			fmt_iops(per[r]->measured_s > 0
-				 ? (double)per[r]->ios[d] / per[r]->measured_s
-				 : NAN, io, sizeof(io));
-			bufprintf(st, sizeof(st), "%s %s (%s)", x->runs[r].label,
-				 d ? "write" : "read", io);
-			rc = nines_series(&c, st, &per[r]->lat[d], x->e);
-		}
-	}
-	if (!rc)
-		rc = page_chart(&x->pg, &c, x->e);
-	chart_free(&c);
-	return rc;
-}
-
 static void qos_table(struct rctx *x, const struct rpt_workload *const *wl,
 		      size_t n)
 {
@@ -121,9 +81,18 @@ int sec_tail(struct rctx *x, const char *step)
 	else
 		headline(x, step, "Too few I/Os per workload to state a "
 			 "99.99th percentile.");
-	for (size_t i = 0; i < n; i++)
-		if (nines_chart(x, step, wl[i]))
+	for (size_t i = 0; i < n; i++) {
+		char lab[64], title[192];
+		spec_label(&wl[i]->spec, lab, sizeof(lab));
+		if (wl[i]->spec.qd > 0)
+			bufprintf(title, sizeof(title), "Tail latency: %s QD%d",
+				  lab[0] ? lab : wl[i]->name, wl[i]->spec.qd);
+		else
+			bufprintf(title, sizeof(title), "Tail latency: %s",
+				  lab[0] ? lab : wl[i]->name);
+		if (nines_chart(x, step, wl[i], title))
 			return -1;
+	}
 	qos_table(x, wl, n);
 	return 0;
 }

@@ -318,3 +318,36 @@ void qos_cells(FILE *f, const struct rpt_lat *l)
 	}
 	page_td_class(f, "num", "%s", fmt_lat(l->max_us, b, 32));
 }
+
+int nines_chart(struct rctx *x, const char *step,
+		const struct rpt_workload *w, const char *title)
+{
+	const struct rpt_workload *per[RPT_MAX_RUNS];
+	match_runs(x, w, per);
+	struct chart c;
+	char name[96], what[96];
+	bufprintf(what, sizeof(what), "%s-nines", w->name);
+	chart_name(x, name, sizeof(name), step, what);
+	chart_init(&c, name, title, CHART_NINES);
+	chart_axis_set(&c.x, "Latency (µs)", true);
+	chart_axis_range(&c.x, 1, 10000);
+	chart_axis_set(&c.y, "Percentile (%)", false);
+	int rc = 0;
+	for (size_t r = 0; r < x->nruns && !rc; r++) {
+		if (!per[r])
+			continue;
+		for (int d = 0; d < 2 && !rc; d++) {
+			char st[192], io[32];
+			fmt_iops(per[r]->measured_s > 0
+				 ? (double)per[r]->ios[d] / per[r]->measured_s
+				 : NAN, io, sizeof(io));
+			bufprintf(st, sizeof(st), "%s %s (%s)", x->runs[r].label,
+				  d ? "write" : "read", io);
+			rc = nines_series(&c, st, &per[r]->lat[d], x->e);
+		}
+	}
+	if (!rc)
+		rc = page_chart(&x->pg, &c, x->e);
+	chart_free(&c);
+	return rc;
+}
