@@ -113,7 +113,8 @@ if [ -x "$FIXTURE" ]; then
 	SSDBENCH_REPORT_FIXTURE="$TEST_TMP/fx" "$FIXTURE" >/dev/null ||
 		fail "fixture program failed"
 	$SSDBENCH report 1 --compare 2 --compare-db fx/other.db:1 --db fx/main.db \
-		--datasheet fx/datasheet.ini --clip-time 30s --opacity 0.5 \
+		--datasheet fx/datasheet.ini --clip-time 30s --clip-latency 50ms \
+		--opacity 0.5 \
 		--out "$TEST_TMP/full"
 	for step in fill active_range sync_write rw_ratio reclaim seq_precond \
 		    rnd_sweeps tail_latency boot datasheet; do
@@ -121,6 +122,10 @@ if [ -x "$FIXTURE" ]; then
 	done
 	grep -q 'set xrange \[0:30\]' full/*seq_precond-precond-time.gp ||
 		fail "full: --clip-time not applied"
+	grep -q 'set yrange \[0:50\]' full/*seq_precond-precond-lat-time.gp ||
+		fail "full: --clip-latency not applied"
+	grep -q '#80' full/*seq_precond-precond-time.gp ||
+		fail "full: --opacity not applied"
 	check_report "$TEST_TMP/full" full
 else
 	echo "no $FIXTURE: full review skipped (build with make san)"
