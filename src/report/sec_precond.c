@@ -14,6 +14,81 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A figure the suite stored for this step, or NULL. */
+static const struct rpt_metric *fig(const struct rctx *x, const char *step,
+				    const char *key)
+{
+	char k[160];
+	bufprintf(k, sizeof(k), "%s.%s", step, key);
+	return rpt_metric(&x->runs[0], k);
+}
+
+/* A rate figure ("..._iops" or "..._mbps") as text. */
+static const char *fig_rate(const struct rctx *x, const struct rpt_metric *m,
+			    bool iops, char *buf, size_t len)
+{
+	return iops ? fmt_iops(m->value, buf, len)
+		    : fmt_rate(x, m->value * 1e6, buf, len);
+}
+
+/*
+ * What the suite's findings say about steady state and bursts
+ * (docs/suite.md, "Figures"): quoted, never re-derived; nothing when the
+ * run has no findings.
+ */
+static void steady_text(const struct rctx *x, const char *step, bool iops,
+			char *out, size_t len)
+{
+	const char *unit = iops ? "iops" : "mbps";
+	char k[64], b[4][48];
+	size_t u = 0;
+	out[0] = '\0';
+	const struct rpt_metric *reached = fig(x, step, "steady_reached");
+	const struct rpt_metric *snia = fig(x, step, "rule_snia");
+	const struct rpt_metric *ss_s = fig(x, step, "steady_s");
+	const struct rpt_metric *ss_dw = fig(x, step, "steady_drive_writes");
+	bufprintf(k, sizeof(k), "steady_%s", unit);
+	const struct rpt_metric *ss_v = fig(x, step, k);
+	if (reached && reached->value > 0 && ss_s && ss_dw && ss_v)
+		u += bufprintf(out + u, len - u, " Steady state (%s rule) after "
+			       "%.0f s, %.2f drive writes, at %s.",
+			       snia && snia->value > 0 ? "SNIA" : "fio slope",
+			       ss_s->value, ss_dw->value,
+			       fig_rate(x, ss_v, iops, b[0], 48));
+	else if (reached)
+		u += bufprintf(out + u, len - u, " Steady state %s.",
+			       reached->value > 0 ? "reached" : "not reached");
+	const struct rpt_metric *nb = fig(x, step, "bursts.count");
+	bufprintf(k, sizeof(k), "bursts.height_%s", unit);
+	const struct rpt_metric *h = fig(x, step, k);
+	bufprintf(k, sizeof(k), "bursts.base_%s", unit);
+	const struct rpt_metric *base = fig(x, step, k);
+	const struct rpt_metric *d = fig(x, step, "bursts.duration_s");
+	const struct rpt_metric *p = fig(x, step, "bursts.period_s");
+	const struct rpt_metric *gb = fig(x, step, "bursts.gb");
+	if (nb && nb->value > 0 && h && base && d && p && gb)
+		u += bufprintf(out + u, len - u, " %.0f recurring bursts from "
+			       "%s to %s for %.2f s every %.1f s, %.2f GB each.",
+			       nb->value, fig_rate(x, base, iops, b[1], 48),
+			       fig_rate(x, h, iops, b[2], 48), d->value, p->value,
+			       gb->value);
+	else if (nb && nb->value == 0)
+		u += bufprintf(out + u, len - u, " No recurring bursts.");
+	static const char *const at[] = { "0_2", "1_0", "1_5" };
+	static const char *const dw[] = { "0.2", "1.0", "1.5" };
+	for (int i = 0; i < 3; i++) {
+		bufprintf(k, sizeof(k), "avg_%s_at_dw_%s", unit, at[i]);
+		const struct rpt_metric *m = fig(x, step, k);
+		if (m)
+			u += bufprintf(out + u, len - u, "%s %s at %s",
+				       i ? "," : " Average", fig_rate(x, m, iops,
+								      b[3], 48),
+				       dw[i]);
+	}
+	if (u && out[u - 1] != '.')
+		bufprintf(out + u, len - u, " drive writes.");
+}
+
 int sec_precond(struct rctx *x, const char *step)
 {
 	const struct rpt_workload *wl[256];
@@ -47,15 +122,11 @@ int sec_precond(struct rctx *x, const char *step)
 		fmt_iops(tailmean, endv, sizeof(endv));
 	else
 		fmt_rate(x, tailmean, endv, sizeof(endv));
-	char key[160], ss[160] = "";
-	bufprintf(key, sizeof(key), "%s.stopped_at_steady_state", step);
-	const struct rpt_metric *m = rpt_metric(&x->runs[0], key);
-	if (m)
-		bufprintf(ss, sizeof(ss), " Steady state %s (suite).",
-			 m->value > 0 ? "reached" : "not reached");
+	char more[1024];
+	steady_text(x, step, iops, more, sizeof(more));
 	headline(x, step, "Wrote %s%s in %.0f s; the last 30 s of samples "
 		 "average %s.%s", fmt_size(x, written, b, sizeof(b)), dw, secs,
-		 endv, ss);
+		 endv, more);
 
 	for (size_t i = 0; i < n; i++) {
 		const struct rpt_workload *per[RPT_MAX_RUNS];
