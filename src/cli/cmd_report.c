@@ -64,15 +64,14 @@ static int resolve_id(const char *db, const char *text, int64_t *id,
 	struct store *s;
 	if (store_open_readonly(db, &s, e))
 		return -1;
-	struct run_row *rows;
-	size_t n;
+	struct run_row *rows = NULL;
+	size_t n = 0;
 	int rc = store_list_runs(s, &rows, &n, e);
 	if (!rc && n == 0)
 		rc = sb_errf(e, "%s holds no runs", db);
 	if (!rc)
 		*id = rows[0].id;
-	if (!rc || n)
-		store_run_rows_free(rows, n);
+	store_run_rows_free(rows, n);
 	store_close(s);
 	return rc;
 }

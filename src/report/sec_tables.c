@@ -29,7 +29,7 @@ struct kv_table {
 	size_t from;
 };
 
-/* One row per key of the DUT's object (then keys only others have). */
+/* A key's row: its value in every run's object, "-" where absent. */
 static int kv_row(void *ctx, const struct json_member *m)
 {
 	struct kv_table *t = ctx;
@@ -56,6 +56,10 @@ static int kv_row_missing(void *ctx, const struct json_member *m)
 	return kv_row(ctx, m);
 }
 
+/*
+ * One row per key: the DUT's keys in its order, then keys only the
+ * comparison runs have; nested values (lists, objects) as their JSON.
+ */
 static void kv_table(struct rctx *x, const char *caption,
 		     const char *const *json)
 {
