@@ -8,7 +8,7 @@ process tree (every thread, io_uring workers included) plus kernel threads
 (loop workers, kworkers), over a window inside the measured time.
 
 usage (as root, from the checkout, after `make`):
-    bench/compare.py [--rounds 3] [--secs 3] [--targets zram,loop] [--out FILE]
+    bench/compare.py [--rounds 3] [--secs 3] [--targets zram,loop] [--batch N] [--out FILE]
 """
 import argparse, json, os, statistics, subprocess, sys, tempfile, time
 
@@ -51,16 +51,18 @@ def tree(root, snap):
 
 
 def cpu_split(root, a, b):
-    """CPU ns in (a, b] of the benchmark tree and of kernel threads."""
-    pids = tree(root, b)
-    bench = kern = 0
+    """CPU ns in (a, b] of the benchmark tree, of kernel threads, of the rest."""
+    pids = tree(root, b) | {os.getpid()}
+    bench = kern = other = 0
     for tid, (ns, pid, ppid) in b.items():
         d = ns - a.get(tid, (0,))[0]
         if pid in pids:
-            bench += d
+            bench += d if pid != os.getpid() else 0
         elif ppid == 2 or pid == 2:
             kern += d
-    return bench, kern
+        else:
+            other += d
+    return bench, kern, other
 
 
 def run(cmd, secs, ramp):
@@ -72,8 +74,8 @@ def run(cmd, secs, ramp):
     out, err = p.communicate()
     if p.returncode:
         raise RuntimeError(f"{cmd[0]} failed: {err.strip()[-300:]}")
-    bench, kern = cpu_split(p.pid, a, b)
-    return out, (bench + kern) / 1e9, tb - ta
+    bench, kern, other = cpu_split(p.pid, a, b)
+    return out, (bench + kern) / 1e9, tb - ta, other / 1e9 / (tb - ta)
 
 
 def iops_of(tool, out, rw):
@@ -85,7 +87,12 @@ def iops_of(tool, out, rw):
     return d["iops"]
 
 
-def command(tool, target, rw, bs, qd, secs, ramp):
+def batch_of(qd, batch):
+    """ssdbench's batch: given, or its default qd/8 in 1..16."""
+    return batch if batch else max(1, min(16, qd // 8))
+
+
+def command(tool, target, rw, bs, qd, secs, ramp, batch=0):
     if tool == "fio":
         return ["fio", "--name=b", f"--filename={target}", "--ioengine=io_uring", "--direct=1",
                 "--registerfiles=1", "--fixedbufs=1", f"--rw={rw}", f"--bs={bs}",
@@ -93,14 +100,27 @@ def command(tool, target, rw, bs, qd, secs, ramp):
                 f"--ramp_time={ramp}", "--output-format=json"]
     if tool == "ssdbench":
         return [SSDBENCH, "run", "--target", target, "--rw", rw, "--bs", str(bs), "--qd", str(qd),
-                "--time", f"{secs}s", "--ramp", f"{ramp}s", "--no-db", "--json", "--destroy-data"]
+                "--time", f"{secs}s", "--ramp", f"{ramp}s", "--no-db", "--json", "--destroy-data"] + \
+               (["--batch", str(batch)] if batch else [])
     cmd = [os.path.join(HERE, "uring_min"), "-d", str(qd), "-b", str(bs), "-t", str(secs),
-           "-r", str(ramp), "-c", str(max(1, min(16, qd // 8)))]
+           "-r", str(ramp), "-c", str(min(qd, batch_of(qd, batch)))]
     if "write" in rw:
         cmd.append("-w")
     if rw == "read":
         cmd.append("-s")
     return cmd + [target]
+
+
+def reset_zram():
+    # The last io_uring worker may hold the device for a moment after exit.
+    for _ in range(50):
+        try:
+            with open("/sys/block/zram0/reset", "w") as f:
+                f.write("1")
+            return
+        except OSError:
+            time.sleep(0.1)
+    print("zram0 could not be reset", file=sys.stderr)
 
 
 def setup(kind, tmp):
@@ -112,7 +132,7 @@ def setup(kind, tmp):
             f.write("1G")
         subprocess.run(["dd", "if=/dev/urandom", "of=/dev/zram0", "bs=1M", "count=1024",
                         "oflag=direct", "status=none"], check=True)
-        return "/dev/zram0", lambda: open("/sys/block/zram0/reset", "w").write("1")
+        return "/dev/zram0", reset_zram
     img = os.path.join(tmp, "loop.img")
     subprocess.run(["dd", "if=/dev/urandom", f"of={img}", "bs=1M", "count=1024",
                     "oflag=direct", "status=none"], check=True)
@@ -127,6 +147,8 @@ def main():
     ap.add_argument("--secs", type=int, default=3)
     ap.add_argument("--ramp", type=int, default=1)
     ap.add_argument("--targets", default="zram,loop")
+    ap.add_argument("--batch", type=int, default=0,
+                    help="ssdbench --batch (and the minimal loop's wait_nr); 0: default")
     ap.add_argument("--out", default=None, help="append raw results (JSON lines)")
     a = ap.parse_args()
     subprocess.run(["cc", "-O2", "-o", os.path.join(HERE, "uring_min"),
@@ -136,17 +158,20 @@ def main():
         for kind in a.targets.split(","):
             dev, cleanup = setup(kind, tmp)
             try:
-                res = {}
+                res, noises = {}, []
                 for rnd in range(a.rounds):
                     for name, rw, bs, qd in WORKLOADS:
                         for tool in ("fio", "ssdbench", "min"):
-                            out, cpu, win = run(command(tool, dev, rw, bs, qd, a.secs, a.ramp),
-                                                a.secs + a.ramp, a.ramp)
+                            out, cpu, win, noise = run(
+                                command(tool, dev, rw, bs, qd, a.secs, a.ramp, a.batch),
+                                a.secs, a.ramp)
                             iops = iops_of(tool, out, rw)
                             us_per_io = cpu / (iops * win) * 1e6
                             res.setdefault(name, {}).setdefault(tool, []).append((iops, us_per_io))
                             rec = dict(target=kind, workload=name, tool=tool, round=rnd,
-                                       iops=round(iops), cpu_us_per_io=round(us_per_io, 3))
+                                       iops=round(iops), cpu_us_per_io=round(us_per_io, 3),
+                                       noise_cores=round(noise, 2))
+                            noises.append(noise)
                             print(json.dumps(rec), flush=True)
                             if a.out:
                                 with open(a.out, "a") as f:
@@ -159,16 +184,21 @@ def main():
                     rows.append((kind, name, med("fio", 0), med("ssdbench", 0), med("min", 0),
                                  med("fio", 1), med("ssdbench", 1), med("min", 1),
                                  ratio("ssdbench", "fio", 0), ratio("ssdbench", "fio", 1),
-                                 ratio("ssdbench", "min", 0)))
+                                 ratio("ssdbench", "min", 0), ratio("ssdbench", "min", 1),
+                                 statistics.median(noises)))
             finally:
                 cleanup()
     print()
+    print(f"ssdbench batch: {a.batch or 'default (qd/8)'}; medians of {a.rounds} rounds; "
+          "ratios are medians of per-round ratios")
+    print()
     print("| target | workload | IOPS fio | IOPS ssdbench | IOPS min | CPU µs/IO fio | ssdbench | min "
-          "| IOPS ssdbench/fio | CPU/IO ssdbench/fio | IOPS ssdbench/min |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| IOPS ssdbench/fio | CPU/IO ssdbench/fio | IOPS ssdbench/min | CPU/IO ssdbench/min "
+          "| noise cores |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         print(f"| {r[0]} | {r[1]} | {r[2]:.0f} | {r[3]:.0f} | {r[4]:.0f} | {r[5]:.2f} | {r[6]:.2f} "
-              f"| {r[7]:.2f} | {r[8]:.2f} | {r[9]:.2f} | {r[10]:.2f} |")
+              f"| {r[7]:.2f} | {r[8]:.2f} | {r[9]:.2f} | {r[10]:.2f} | {r[11]:.2f} | {r[12]:.2f} |")
 
 
 if __name__ == "__main__":

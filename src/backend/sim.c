@@ -26,6 +26,7 @@ struct backend_queue {
 	uint32_t nbufs, buf_size;
 	struct sim_cpl *cpl;
 	uint32_t ncpl;
+	bool sync;		/* O_SYNC: writes complete on media */
 };
 
 static int sim_b_open(const char *spec, const struct open_opts *o,
@@ -85,6 +86,7 @@ static int sim_b_queue_create(struct backend_target *t, const struct queue_opts 
 	q->nbufs = o->nbufs;
 	q->buf_size = o->buf_size;
 	q->ncpl = o->depth ? o->depth : 1;
+	q->sync = o->sync;
 	size_t bytes = (size_t)o->nbufs * o->buf_size;
 	if ((bytes && posix_memalign((void **)&q->bufs, 4096, bytes)) ||
 	    !(q->cpl = calloc(q->ncpl, sizeof *q->cpl))) {
@@ -116,7 +118,7 @@ static int sim_b_submit(struct backend_queue *q, const struct io_req *reqs,
 		if (reqs[i].op > IO_FSYNC)
 			return sb_errf(e, "sim: unknown operation %u", reqs[i].op);
 		struct sim_io io = { map[reqs[i].op], reqs[i].offset, reqs[i].len,
-				     reqs[i].user_data };
+				     reqs[i].user_data, q->sync };
 		if (sim_submit(q->t->sim, &io, e))
 			return -1;
 	}

@@ -50,6 +50,16 @@ static int open_queue_fd(struct backend_queue *q, const struct queue_opts *o,
 
 static void ring_teardown(struct backend_queue *q)
 {
+	/*
+	 * Unregister first: closing a ring tears it down in a kernel worker,
+	 * which would hold the registered file (and so the device) open for
+	 * a moment after we return; a caller that resets or detaches the
+	 * device right after the run would find it busy.
+	 */
+	if (q->fixed_file)
+		io_uring_unregister_files(&q->ring);
+	if (q->fixed_bufs)
+		io_uring_unregister_buffers(&q->ring);
 	if (q->ring.ring_fd > 0)
 		io_uring_queue_exit(&q->ring);
 	memset(&q->ring, 0, sizeof q->ring);

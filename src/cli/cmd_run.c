@@ -9,12 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/run_options.h"
 #include "cli/run_output.h"
 #include "cli/run_sink.h"
+#include "common/rng.h"
 #include "device/safety.h"
 #include "engine/engine.h"
 #include "store/store.h"
@@ -120,13 +122,15 @@ static int store_end(struct run_sink *sink, const struct engine_result *res,
 	for (uint32_t i = 0; !rc && i < res->nworkloads; i++) {
 		const struct workload_result *r = &res->wl[i];
 		struct store_totals t;
-		memcpy(t.bytes, r->bytes, sizeof t.bytes);
-		memcpy(t.ios, r->ios, sizeof t.ios);
-		t.measured_ns = r->measured_ns;
+		run_sink_totals(r, &t);
 		rc = store_workload_totals(sink->st, sink->wl_id[i], &t, r->hist, true, e);
 		if (!rc)
 			rc = store_workload_finish(sink->st, sink->wl_id[i], status, res->mode, e);
 	}
+	char *facts = run_facts_json(&res->facts);
+	if (!rc && facts)
+		rc = store_run_target_facts(sink->st, sink->run_id, "after", facts, e);
+	free(facts);
 	if (!rc)
 		rc = store_run_finish(sink->st, sink->run_id, status, error, e);
 	if (!rc)
@@ -158,6 +162,10 @@ int cmd_run(int argc, char **argv)
 		return 0;
 	}
 	cli_install_signal_handlers();
+	if (o->sqpoll && sysconf(_SC_NPROCESSORS_ONLN) <= 2)
+		fprintf(stderr, "ssdbench run: --sqpoll on a machine with %ld CPUs: each ring's "
+			"kernel thread spins on a CPU the I/O threads need; expect lower "
+			"throughput\n", sysconf(_SC_NPROCESSORS_ONLN));
 
 	bool write = run_options_write(o);
 	struct stat st;
@@ -179,8 +187,15 @@ int cmd_run(int argc, char **argv)
 	if (run_options_resolve(o, facts->size, &e))
 		goto usage;
 	struct workload w[RUN_MAX_WORKLOADS];
+	uint64_t seed_base = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 	for (uint32_t i = 0; i < o->nwl; i++) {
 		w[i] = o->wl[i].w;
+		/* Pick the seed here, so the output and the database record the
+		   one that ran and a run can be repeated with --seed. */
+		if (!w[i].seed) {
+			uint64_t x = seed_base + i;
+			w[i].seed = splitmix64(&x) | 1;
+		}
 		if (workload_validate(&w[i], facts->size, facts->logical_block, &e)) {
 			sb_err_wrap(&e, "%s", facts->path);
 			goto usage;

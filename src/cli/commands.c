@@ -15,5 +15,6 @@ const struct cli_command cli_commands[] = {
 	{ "analyze", cmd_analyze, "analyse a stored run or fio logs: cache, steady state, consistency, bursts" },
 	{ "report", cmd_report, "write the HTML report and charts of stored runs" },
 	{ "version", cmd_version, "print the version" },
+	{ "sim", cmd_sim, "simulated drives: list the profiles, show one" },
 	{ NULL, NULL, NULL },
 };

@@ -17,6 +17,7 @@ extern const struct cli_command cli_commands[];
 
 int cmd_version(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_suite(int argc, char **argv);

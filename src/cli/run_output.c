@@ -19,18 +19,6 @@ static double per_second(uint64_t n, uint64_t ns)
 	return ns ? (double)n * 1e9 / (double)ns : 0.0;
 }
 
-static const char *rw_of(const struct workload *w)
-{
-	bool rnd = w->pattern == PATTERN_RAND;
-	if (w->trim_pct == 100)
-		return rnd ? "randtrim" : "trim";
-	if (w->read_pct == 100)
-		return rnd ? "randread" : "read";
-	if (w->read_pct == 0)
-		return rnd ? "randwrite" : "write";
-	return rnd ? "randrw" : "rw";
-}
-
 void run_print_summary(FILE *out, const struct run_report *r)
 {
 	const struct engine_result *res = r->res;
@@ -106,7 +94,7 @@ static void json_spec(struct json_writer *j, const struct workload *w)
 	char desc[128];
 	json_string(j, "name", w->name);
 	json_string(j, "description", workload_describe(w, desc, sizeof desc));
-	json_string(j, "rw", rw_of(w));
+	json_string(j, "rw", workload_rw(w));
 	json_u64(j, "read_pct", w->read_pct);
 	json_u64(j, "trim_pct", w->trim_pct);
 	json_u64(j, "bs", w->bs);

@@ -27,6 +27,13 @@ static int on_interval(void *ctx, const struct interval_sample *smp, struct sb_e
 	return 0;
 }
 
+void run_sink_totals(const struct workload_result *r, struct store_totals *t)
+{
+	memcpy(t->bytes, r->bytes, sizeof t->bytes);
+	memcpy(t->ios, r->ios, sizeof t->ios);
+	t->measured_ns = r->measured_ns;
+}
+
 static int on_checkpoint(void *ctx, uint32_t wl, const struct workload_result *r,
 			 struct sb_err *e)
 {
@@ -34,9 +41,7 @@ static int on_checkpoint(void *ctx, uint32_t wl, const struct workload_result *r
 	if (!s->st)
 		return 0;
 	struct store_totals t;
-	memcpy(t.bytes, r->bytes, sizeof t.bytes);
-	memcpy(t.ios, r->ios, sizeof t.ios);
-	t.measured_ns = r->measured_ns;
+	run_sink_totals(r, &t);
 	if (store_workload_totals(s->st, s->wl_id[wl], &t, r->hist, false, e))
 		return -1;
 	return store_tick(s->st, false, e);

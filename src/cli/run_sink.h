@@ -24,6 +24,8 @@ struct run_sink {
 };
 
 void run_sink_hooks(struct run_sink *s, struct engine_hooks *h);
+/* The store's view of a workload's totals. */
+void run_sink_totals(const struct workload_result *r, struct store_totals *t);
 /* Erase the progress line if one was shown. */
 void run_sink_clear(struct run_sink *s);
 

@@ -190,6 +190,9 @@ static int setup_workloads(struct engine *eng, struct run *r, const struct workl
 		wl->res = &res->wl[i];
 		if (workload_validate(&wl->w, eng->facts.size, eng->facts.logical_block, e))
 			return sb_err_wrap(e, "workload %u (%s)", i + 1, w[i].name);
+		if (wl->w.trim_pct && !eng->facts.discard)
+			return sb_errf(e, "workload %u (%s) trims, but %s does not support "
+				       "discard", i + 1, w[i].name, eng->facts.path);
 		if (workload_writes(&wl->w) && !eng->opts.allow_write)
 			return sb_errf(e, "workload %u (%s) writes, but the target was opened "
 				       "read-only", i + 1, w[i].name);
@@ -298,7 +301,10 @@ int engine_run(struct engine *eng, const struct workload *w, uint32_t n,
 	r.target = eng->target;
 	r.opts = &eng->opts;
 	r.interval = eng->opts.interval_ns ? eng->opts.interval_ns : DEFAULT_INTERVAL_NS;
-	r.batch = eng->opts.batch ? eng->opts.batch : auto_batch(w, n);
+	/* In virtual time a batch would hold completed slots idle until the
+	   k-th completion and lower the device's measured throughput. */
+	r.batch = eng->opts.batch ? eng->opts.batch :
+		  eng->ops->caps.virtual_time ? 1 : auto_batch(w, n);
 
 	int rc = -1;
 	struct driver *drv = NULL;

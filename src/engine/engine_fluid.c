@@ -37,6 +37,9 @@ struct fluid_ctx {
 	enum io_dir dir;
 	uint64_t next_off;
 	bool any;		/* a slice arrived */
+	bool pending;		/* the current interval is complete, not yet
+				   handed over: the stream's last one is
+				   handed over as the final interval */
 };
 
 static int on_slice(void *ctx, const struct fluid_slice *s, struct sb_err *e)
@@ -44,6 +47,10 @@ static int on_slice(void *ctx, const struct fluid_slice *s, struct sb_err *e)
 	(void)e;
 	struct fluid_ctx *c = ctx;
 	struct job *j = c->j;
+	if (c->pending) {
+		run_publish(c->r, j);
+		c->pending = false;
+	}
 	struct ivl_buf *b = &j->ring[j->head % IVL_RING];
 	c->any = true;
 	b->bytes[c->dir] += s->bytes;
@@ -54,8 +61,8 @@ static int on_slice(void *ctx, const struct fluid_slice *s, struct sb_err *e)
 	}
 	c->next_off = s->next_off;
 	/* Intervals are (start, end]: a slice ending on the boundary closes it. */
-	while (j->next_boundary <= s->t_end_ns)
-		run_publish(c->r, j);
+	if (j->next_boundary <= s->t_end_ns)
+		c->pending = true;
 	if (atomic_load(&j->wl->stop) || atomic_load(&c->r->abort))
 		return 1;
 	return 0;

@@ -141,15 +141,21 @@ static enum io_op pick_op(struct job *j)
 	return rng_below(&j->rng, 100) < w->read_pct ? IO_READ : IO_WRITE;
 }
 
-/* Token bucket in backend time; at most one I/O of burst. */
+/*
+ * Token bucket in backend time.  It holds at most one queue's worth of
+ * I/O, so credit earned while every slot was busy is spent as soon as
+ * slots free up (the average rate holds under jittery latency) but never
+ * becomes a burst larger than the queue depth.
+ */
 static bool rate_allows(struct job *j, uint64_t now, uint32_t len)
 {
 	if (!j->rate)
 		return true;
 	if (now > j->tokens_t) {
+		double cap = (double)len * j->qd;
 		j->tokens += (double)(now - j->tokens_t) * (double)j->rate / 1e9;
-		if (j->tokens > len)
-			j->tokens = len;
+		if (j->tokens > cap)
+			j->tokens = cap;
 		j->tokens_t = now;
 	}
 	if (j->tokens >= len) {

@@ -71,7 +71,7 @@ int workload_validate(struct workload *w, uint64_t target_size,
 	return 0;
 }
 
-static const char *rw_name(const struct workload *w)
+const char *workload_rw(const struct workload *w)
 {
 	bool rnd = w->pattern == PATTERN_RAND;
 	if (w->trim_pct == 100)
@@ -87,7 +87,7 @@ const char *workload_describe(const struct workload *w, char *buf, unsigned len)
 {
 	char bs[32];
 	fmt_bytes(w->bs, bs, sizeof bs);
-	int n = snprintf(buf, len, "%s %s QD%ux%u", rw_name(w), bs, w->qd, w->jobs);
+	int n = snprintf(buf, len, "%s %s QD%ux%u", workload_rw(w), bs, w->qd, w->jobs);
 	if (n > 0 && (unsigned)n < len && w->read_pct != 0 && w->read_pct != 100 && w->trim_pct != 100)
 		n += snprintf(buf + n, len - n, " %u%% read", w->read_pct);
 	if (n > 0 && (unsigned)n < len && w->trim_pct && w->trim_pct != 100)

@@ -49,6 +49,10 @@ void workload_defaults(struct workload *w);
 int workload_validate(struct workload *w, uint64_t target_size,
 		      uint32_t logical_block, struct sb_err *e);
 
+/* fio's name for the access: read, write, randread, randwrite, rw, randrw,
+   trim, randtrim. */
+const char *workload_rw(const struct workload *w);
+
 /* "randwrite 4KiB QD32x1 70% read" style one-line description. */
 const char *workload_describe(const struct workload *w, char *buf, unsigned len);
 

@@ -52,10 +52,10 @@ double chunks_density(const struct sim *s, enum chunk_tag t)
 	return d > 1 ? 1 : d;
 }
 
-void chunks_overwrite(const struct sim *s, uint64_t c, struct overwrite *ow)
+static void overwrite_of(const struct sim *s, enum chunk_tag t, struct overwrite *ow)
 {
 	memset(ow, 0, sizeof *ow);
-	switch ((enum chunk_tag)s->tag[c]) {
+	switch (t) {
 	case CH_UNMAPPED:
 		break;
 	case CH_SLC:
@@ -68,6 +68,29 @@ void chunks_overwrite(const struct sim *s, uint64_t c, struct overwrite *ow)
 		ow->inv_nat = chunks_density(s, CH_NATIVE);
 		break;
 	}
+}
+
+/*
+ * What a write piece starting at off overwrites.  A stream
+ * that goes on inside the chunk it entered has already retagged the chunk
+ * with its own first bytes, so the chunk's tag from before the stream
+ * entered decides for the rest of it.
+ */
+void chunks_overwrite(struct sim *s, uint64_t off, struct overwrite *ow)
+{
+	uint64_t c = off / s->chunk;
+	if (off != s->piece_end || c != s->piece_chunk) {
+		s->piece_chunk = c;
+		s->piece_prev = s->tag[c];
+	}
+	overwrite_of(s, (enum chunk_tag)s->piece_prev, ow);
+}
+
+/* The piece [off, off + n) was written: tag its chunk by where it went. */
+void chunks_wrote(struct sim *s, uint64_t off, uint64_t n, enum chunk_tag t)
+{
+	s->piece_end = off + n;
+	chunks_set(s, off / s->chunk, t);
 }
 
 /*

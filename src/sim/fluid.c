@@ -131,6 +131,12 @@ static void span_mix_init(const struct sim *s, const struct sim_stream *st,
 			(double)s->chunk * chunks_density(s, CH_NATIVE));
 	uint64_t nat = n[CH_NATIVE] + n[CH_FOLDED];
 	x->folded = nat ? (double)n[CH_FOLDED] / (double)nat : 0;
+	/* The span holds no more than the drive does; the whole drive holds
+	   exactly what the counters say. */
+	double S = s->wp.S_st + s->wp.S_dyn;
+	bool whole = st->span_off == 0 && st->span_len + s->chunk > s->capacity;
+	x->M_s = whole ? S : fmin(x->M_s, S);
+	x->M_n = whole ? s->wp.T_v : fmin(x->M_n, s->wp.T_v);
 }
 
 /* After a random stream, the unmapped chunks it touched become mapped. */
@@ -169,10 +175,8 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 	double ios_carry = 0, stall = 0, written = 0;
 	struct span_mix mix = { 0 };
 
-	if (st->random) {
+	if (st->random)
 		span_mix_init(s, st, &mix);
-		w->hot_span = mix.L;
-	}
 	while (!z->stop) {
 		double t_lim = fmin(z->end, deadline);
 		if (ios_left <= 0 || w->t >= deadline - 1e-12)
@@ -191,7 +195,9 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 			ow.inv_slc = mix.M_s / mix.L;
 			ow.inv_nat = mix.M_n / mix.L;
 			ow.folded = mix.folded * ow.inv_nat;
-			ow.random = true;
+			ow.lba = 0;
+			ow.span_off = st->span_off;
+			ow.span_len = st->span_len;
 		} else {
 			c = (uint64_t)pos / s->chunk;
 			double to_chunk = (double)((c + 1) * s->chunk) - pos;
@@ -203,8 +209,8 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 				continue;
 			}
 			want = fmin(want, fmin(to_chunk, span_end - pos));
-			chunks_overwrite(s, c, &ow);
-			ow.random = false;
+			chunks_overwrite(s, (uint64_t)pos, &ow);
+			ow.lba = pos;
 		}
 		double t_before = w->t, share = 0;
 		double S_before = w->S_st + w->S_dyn;
@@ -245,7 +251,8 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 			if (over > 0)
 				mix.M_n = fmax(0, mix.M_n - over);
 		} else if (got > 0) {
-			chunks_set(s, c, share >= 0.5 ? CH_SLC : CH_NATIVE);
+			chunks_wrote(s, (uint64_t)pos, (uint64_t)(pos + got) - (uint64_t)pos,
+				     share >= 0.5 ? CH_SLC : CH_NATIVE);
 			pos += got;
 			if (pos >= span_end - 0.5)
 				pos = (double)st->span_off;
@@ -261,9 +268,6 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 			return -1;
 	if (st->random)
 		span_mix_retag(s, st, written);
-	else
-		s->last_wr_end = (uint64_t)pos;
-	w->hot_span = 0;
 	s->now = end_ns;
 	s->drain_end = s->now;
 	return 0;
@@ -281,7 +285,8 @@ static uint64_t next_off(const struct sim_stream *st, struct rng *r, uint64_t *p
 	return o;
 }
 
-#define CAL_IOS 4096
+/* Enough real completions that the latency shape has a p99.99. */
+#define CAL_IOS 65536
 
 static int fluid_read(struct sim *s, const struct sim_stream *st,
 		      uint64_t max_bytes, double deadline, struct slicer *z,
@@ -303,7 +308,7 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 	uint64_t inflight = 0;
 	while (!z->stop && done < ios_left && done < warm + cal) {
 		while (inflight < qd && done + inflight < ios_left) {
-			struct sim_io io = { SIM_READ, next_off(st, &r, &pos), st->bs, 0 };
+			struct sim_io io = { SIM_READ, next_off(st, &r, &pos), st->bs, 0, false };
 			if (sim_submit(s, &io, e)) {
 				rc = -1;
 				goto out;

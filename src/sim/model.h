@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "common/rng.h"
+#include "sim/sampler.h"
 #include "sim/sim.h"
 
 /* What the write path is doing; also names it for sim_state(). */
@@ -34,7 +35,8 @@ struct overwrite {
 	double inv_slc;		/* valid SLC bytes invalidated */
 	double inv_nat;		/* valid native bytes invalidated */
 	double folded;		/* share landing on folded-origin data (c_fo) */
-	bool random;		/* scattered: feeds the randomness of GC */
+	double lba;		/* where the piece starts (byte offset) */
+	uint64_t span_off, span_len;	/* a bulk random stream: anywhere in it */
 };
 
 struct wpath {
@@ -47,8 +49,6 @@ struct wpath {
 	bool gc_active, burst;
 	bool win_open;		/* slc_only */
 	double journal;		/* host bytes since the last journal flush */
-	double rand_mix;	/* 0..1: how scattered the native data is */
-	double hot_span;	/* bytes a random stream covers (0: whole drive) */
 	enum regime last;
 	/* counters */
 	double host_bytes, nand_bytes, fold_bytes, gc_copy_bytes;
@@ -91,6 +91,8 @@ struct sim {
 	uint64_t nchunks, chunk;	/* count, bytes each */
 	uint64_t ntag[4];
 	uint64_t fold_cursor;
+	uint64_t piece_chunk, piece_end;	/* the write stream's current chunk */
+	uint8_t piece_prev;		/* its tag before the stream entered */
 
 	/* discrete timing resources, ns */
 	uint64_t *core_free, *unit_free, *ch_free, link_free[2];
@@ -106,11 +108,14 @@ struct sim {
 	uint64_t seq;
 
 	struct rng rng_retry, rng_collide;
-	uint64_t last_wr_end;	/* to tell sequential writes from random ones */
+	struct sampler *samp;	/* GC's write amplification (NULL: none) */
+	bool oom;		/* an allocation failed inside a submit */
+	bool stuck;		/* the write path could not move */
 };
 
 /* waf.c */
 double waf_inst(const struct sim *s);
+double waf_scatter(const struct sim *s);
 
 /* jitter.c */
 void jitter_init(struct jitter *j, double tau_s, uint64_t seed);
@@ -121,7 +126,8 @@ double jitter_tick_end(double t_s);		/* end of t's 10 ms tick */
 int chunks_init(struct sim *s, struct sb_err *e);
 void chunks_set(struct sim *s, uint64_t c, enum chunk_tag t);
 void chunks_fold(struct sim *s, double folded);	/* retag folded SLC data */
-void chunks_overwrite(const struct sim *s, uint64_t c, struct overwrite *ow);
+void chunks_overwrite(struct sim *s, uint64_t off, struct overwrite *ow);
+void chunks_wrote(struct sim *s, uint64_t off, uint64_t n, enum chunk_tag t);
 double chunks_density(const struct sim *s, enum chunk_tag t);
 
 /* wpath.c */
@@ -136,8 +142,7 @@ void wp_idle_to(struct sim *s, double t);	/* integrate idle work to t */
  */
 double wp_write(struct sim *s, double bytes, double host_cap, double max_dt,
 		const struct overwrite *ow, double *slc_share);
-void wp_trim(struct sim *s, double slc_bytes, double nat_bytes);
-enum regime wp_regime_now(const struct sim *s);
+void wp_trim(struct sim *s, double slc_bytes, double nat_bytes, bool whole);
 
 /* timing.c */
 uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len);

@@ -94,7 +94,7 @@ static const struct key_desc keys[] = {
 	D(sigma_seq, 0, 1, NEED_NONE, false, 0, "rate jitter (relative sd) outside GC"),
 	D(sigma_gc, 0, 1, NEED_NONE, false, 0, "rate jitter (relative sd) under GC"),
 	D(tau_s, 0.001, 1e4, NEED_NONE, false, 0.45, "jitter correlation time, s"),
-	D(journal_gib, 0, 1e6, NEED_NONE, true, 0, "host bytes between journal flushes, GiB (0 = none)"),
+	D(journal_gib, 0, 1e6, NEED_NONE, false, 0, "host bytes between journal flushes, GiB (0 = none)"),
 	D(journal_stall_ms, 0, 1e6, NEED_NONE, false, 0, "journal flush stall, ms"),
 	D(t_idle_enter_ms, 0, 1e6, NEED_NONE, false, 50, "quiet time before background idle work, ms"),
 };
@@ -451,15 +451,30 @@ void profile_write_ini(const struct sim_profile *p, char *buf, unsigned len)
 	size_t used = 0;
 	buf[0] = 0;
 #define OUT(...) do { if (used < len) used += (size_t)snprintf(buf + used, len - used, __VA_ARGS__); } while (0)
+	/* Keys the route needs, and the others where they differ from their
+	   defaults: the output parses back into the same profile. */
 	for (size_t i = 0; i < NKEYS; i++) {
 		const struct key_desc *k = &keys[i];
 		const char *field = (const char *)p + k->off;
+		bool need = key_needed(k, p);
 		switch (k->type) {
-		case K_STR: OUT("%-16s = %s\n", k->key, field); break;
-		case K_BOOL: OUT("%-16s = %s\n", k->key, *(const bool *)field ? "yes" : "no"); break;
+		case K_STR:
+			if (need || *field)
+				OUT("%-16s = %s\n", k->key, field);
+			break;
+		case K_BOOL:
+			if (*(const bool *)field)
+				OUT("%-16s = yes\n", k->key);
+			break;
 		case K_ROUTE: OUT("%-16s = %s\n", k->key, route_name(p->route)); break;
-		case K_INT: OUT("%-16s = %d\n", k->key, *(const int *)field); break;
-		case K_DOUBLE: OUT("%-16s = %.6g\n", k->key, *(const double *)field); break;
+		case K_INT:
+			if (need || *(const int *)field != (int)k->dflt)
+				OUT("%-16s = %d\n", k->key, *(const int *)field);
+			break;
+		case K_DOUBLE:
+			if (need || *(const double *)field != k->dflt)
+				OUT("%-16s = %.6g\n", k->key, *(const double *)field);
+			break;
 		case K_ROUNDS:
 			if (p->nrounds == 0)
 				break;

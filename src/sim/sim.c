@@ -66,6 +66,12 @@ int sim_open(const struct sim_profile *p, uint64_t seed, struct sim **out,
 		sim_close(s);
 		return sb_errf(e, "sim %s: out of memory", p->name);
 	}
+	if (p->rho_eff > 0 && s->m > 0 &&
+	    sampler_new(p->rho_eff, s->capacity, s->slc_st_cap + s->slc_dyn_max, seed,
+			&s->samp, e)) {
+		sim_close(s);
+		return -1;
+	}
 	*out = s;
 	return 0;
 }
@@ -74,6 +80,7 @@ void sim_close(struct sim *s)
 {
 	if (!s)
 		return;
+	sampler_free(s->samp);
 	free(s->tag);
 	free(s->core_free);
 	free(s->unit_free);
@@ -140,14 +147,17 @@ static struct heap_ent heap_pop(struct sim *s)
 /* Trim a byte range: its data stops being valid. */
 static void trim_range(struct sim *s, uint64_t off, uint64_t len)
 {
+	if (s->samp)
+		sampler_trim(s->samp, off, len);
 	for (uint64_t o = off; o < off + len; ) {
 		uint64_t c = o / s->chunk;
 		uint64_t n = (c + 1) * s->chunk - o;
 		if (n > off + len - o)
 			n = off + len - o;
 		struct overwrite ow;
-		chunks_overwrite(s, c, &ow);
-		wp_trim(s, ow.inv_slc * (double)n, ow.inv_nat * (double)n);
+		chunks_overwrite(s, o, &ow);
+		s->piece_end = UINT64_MAX;	/* a trim is no write stream */
+		wp_trim(s, ow.inv_slc * (double)n, ow.inv_nat * (double)n, n == s->chunk);
 		/* A chunk becomes unmapped only when trimmed whole. */
 		if (n == s->chunk)
 			chunks_set(s, c, CH_UNMAPPED);
@@ -175,6 +185,12 @@ int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e)
 		break;
 	case SIM_WRITE:
 		done = timing_write(s, t, io->offset, io->len);
+		if (io->fua) {
+			/* On media: behind everything the buffer holds, then
+			   the commit, as a flush would be. */
+			uint64_t empty = s->drain_end > done ? s->drain_end : done;
+			done = empty + (uint64_t)(s->p.t_commit_us * 1000.0);
+		}
 		break;
 	case SIM_TRIM:
 		trim_range(s, io->offset, io->len);
@@ -187,6 +203,15 @@ int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e)
 	}
 	default:
 		return sb_errf(e, "sim: unknown operation %u", io->op);
+	}
+	if (s->oom) {
+		s->oom = false;
+		return sb_errno(e, ENOMEM, "sim: write buffer");
+	}
+	if (s->stuck) {
+		s->stuck = false;
+		return sb_errf(e, "sim %s: the write path cannot move (no host rate, no folding)",
+			       s->p.name);
 	}
 	timing_slot_done(s, done);
 	double busy = ns_to_s(done);

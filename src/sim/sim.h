@@ -34,6 +34,7 @@ struct sim_io {
 	uint8_t op;		/* enum sim_op */
 	uint64_t offset, len;	/* bytes */
 	uint64_t tag;		/* returned with the completion */
+	bool fua;		/* a write that completes on media (O_SYNC) */
 };
 
 struct sim_cpl {

@@ -178,24 +178,21 @@ uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 		if (n > len - o)
 			n = len - o;
 		struct overwrite ow;
-		chunks_overwrite(s, c, &ow);
-		ow.random = off != s->last_wr_end;
+		chunks_overwrite(s, off + o, &ow);
+		ow.lba = (double)(off + o);
 		double share = 0, want = (double)n;
 		double got = wp_write(s, want, INFINITY, INFINITY, &ow, &share);
-		if (got < want - 1e-6) {
-			/* The path cannot move (no rate at all): account the
-			   bytes as written at the end of a long stall. */
-			s->wp.t += 1.0;
-		}
-		chunks_set(s, c, share >= 0.5 ? CH_SLC : CH_NATIVE);
+		if (got < want - 1e-6)
+			s->stuck = true;	/* no rate at all: a profile that cannot write */
+		chunks_wrote(s, off + o, n, share >= 0.5 ? CH_SLC : CH_NATIVE);
 		o += n;
 	}
-	s->last_wr_end = off + len;
 	uint64_t drain_end = s_to_ns(s->wp.t);
 	if (drain_end > s->drain_end)
 		s->drain_end = drain_end;
 	uint64_t adm = wbuf_admit(s, landed, (uint32_t)len);
-	wbuf_push(s, drain_end, (uint32_t)len);
+	if (wbuf_push(s, drain_end, (uint32_t)len))
+		s->oom = true;
 	return max_u64(landed, adm);
 }
 

@@ -1,10 +1,9 @@
 /*
  * Write amplification.  The closed form for uniform random writes under
  * greedy GC with large blocks is WA = a / (a + W0(-a e^-a)), a = 1 + rho,
- * W0 the principal branch of Lambert W (Xiang & Kurkoski).  It drives the
- * host rate under GC; how much of it applies depends on how scattered the
- * native data is (wpath.rand_mix): a sequential overwrite frees whole
- * blocks and costs nothing.
+ * W0 the principal branch of Lambert W (Xiang & Kurkoski): the oracle the
+ * GC sampler (sampler.c) is tested against, and the figure `sim show`
+ * predicts.  The running model takes its WA from the sampler.
  */
 #include <math.h>
 
@@ -49,16 +48,15 @@ double sim_waf_agarwal(double rho)
 
 double waf_inst(const struct sim *s)
 {
-	if (s->p.rho_eff <= 0 || s->m == 0)
-		return 1.0;
-	const struct wpath *w = &s->wp;
-	double valid = w->T_v + w->S_st + w->S_dyn;
-	if (valid < 1.0)
-		return 1.0;
-	/* Spare space: the fitted OP plus whatever the host left unmapped,
-	   shared by the data being rewritten (the hot span when known). */
-	double spare = s->p.rho_eff * s->U + fmax(0.0, s->U - valid);
-	double hot = w->hot_span > 0 ? fmin(w->hot_span, valid) : valid;
-	double wa_rand = sim_waf_lw(spare / hot);
-	return 1.0 + (wa_rand - 1.0) * w->rand_mix;
+	return s->samp ? sampler_wa(s->samp) : 1.0;
+}
+
+/* 0 for data laid out in order, 1 for uniform random at full amplification. */
+double waf_scatter(const struct sim *s)
+{
+	if (!s->samp)
+		return 0;
+	double full = sim_waf_lw(s->p.rho_eff) - 1.0;
+	double x = (sampler_wa(s->samp) - 1.0) / full;
+	return x < 0 ? 0 : x > 1 ? 1 : x;
 }

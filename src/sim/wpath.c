@@ -89,7 +89,10 @@ static enum regime choose(struct sim *s)
 	if (s->p.rho_eff > 0 && s->m > 0) {
 		if (!w->gc_active && F < s->f_lo && w->T_i > EPS_B)
 			w->gc_active = true;
-		if (w->gc_active && w->T_i <= EPS_B) {
+		/* Done when nothing is stale, or (no bank to spend) when
+		   something else, a trim, gave the space back. */
+		if (w->gc_active && (w->T_i <= EPS_B ||
+				     (p->beta <= 0 && F >= s->f_lo + s->w_burst + ROOM_MIN))) {
 			w->gc_active = false;
 			w->burst = false;
 		}
@@ -105,31 +108,28 @@ static enum regime choose(struct sim *s)
 	return RG_DIRECT;
 }
 
-enum regime wp_regime_now(const struct sim *s)
+/* Take up to x bytes out of the SLC pools; returns how many there were. */
+static double slc_take(struct wpath *w, double x, bool static_first)
 {
-	return s->wp.last;
+	double *first = static_first ? &w->S_st : &w->S_dyn;
+	double *second = static_first ? &w->S_dyn : &w->S_st;
+	double a = fmin(x, *first);
+	double b = fmin(x - a, *second);
+	*first -= a;
+	*second -= b;
+	return a + b;
 }
 
 /* Fold x bytes out of SLC into native blocks. */
 static void fold_apply(struct sim *s, double x, bool static_first)
 {
 	struct wpath *w = &s->wp;
-	double a, b;
-	if (static_first) {
-		a = fmin(x, w->S_st);
-		b = fmin(x - a, w->S_dyn);
-		w->S_st -= a;
-		w->S_dyn -= b;
-	} else {
-		b = fmin(x, w->S_dyn);
-		a = fmin(x - b, w->S_st);
-		w->S_dyn -= b;
-		w->S_st -= a;
-	}
-	double moved = a + b;
+	double moved = slc_take(w, x, static_first);
 	w->T_v += moved;
 	w->nand_bytes += moved;
 	w->fold_bytes += moved;
+	if (s->samp && moved > 0)
+		sampler_fold(s->samp, moved);
 	if (w->S_st < EPS_B * 1e-3)
 		w->S_st = 0;
 	if (w->S_dyn < EPS_B * 1e-3)
@@ -186,7 +186,10 @@ void wp_idle_to(struct sim *s, double t)
 			w->t += dt;
 			continue;
 		}
-		double target = s->f_lo + s->w_burst;
+		/* GC in idle banks a burst's worth of free space; stale data it
+		   can reclaim without copies (blocks left with nothing valid)
+		   it reclaims in full. */
+		double target = waf_inst(s) < 1.05 ? s->R : s->f_lo + s->w_burst;
 		if (s->p.rho_eff > 0 && s->m > 0 && w->T_i > EPS_B && F < target && s->g_idle > 0) {
 			double dt = fmin(left, fmin(w->T_i, target - F) / s->g_idle);
 			dt = fmax(dt, fmin(left, MIN_DT));
@@ -201,17 +204,18 @@ void wp_idle_to(struct sim *s, double t)
 	w->t = t;
 }
 
-void wp_trim(struct sim *s, double slc, double nat)
+void wp_trim(struct sim *s, double slc, double nat, bool whole)
 {
 	struct wpath *w = &s->wp;
-	slc = fmin(slc, w->S_st + w->S_dyn);
-	double d = fmin(slc, w->S_dyn);
-	w->S_dyn -= d;
-	w->S_st -= fmin(slc - d, w->S_st);
+	slc = slc_take(w, slc, false);
 	nat = fmin(nat, w->T_v);
 	w->T_v -= nat;
 	w->inv_bytes += slc + nat;
-	if (s->m > 0)
+	/* A trimmed whole chunk leaves whole blocks without valid data: they
+	   are erased without copies, so the space is free at once (a purge by
+	   discard gives a fresh drive).  A partial trim leaves stale pages
+	   for GC. */
+	if (s->m > 0 && !whole)
 		w->T_i += nat;
 }
 
@@ -219,8 +223,7 @@ void wp_trim(struct sim *s, double slc, double nat)
 struct rates {
 	enum regime rg;
 	double h;		/* host bytes/s */
-	double fold;		/* SLC -> native bytes/s */
-	bool fold_static_first;
+	double fold;		/* SLC -> native bytes/s, dynamic pool first */
 	double gc;		/* stale bytes reclaimed/s */
 	bool to_slc;
 };
@@ -234,7 +237,7 @@ static void regime_rates(struct sim *s, enum regime rg, double host_cap,
 	/* GC's jitter is that of scattered data: a sequential overwrite under
 	   GC is as smooth as a fill, and so is a burst (no GC runs). */
 	double sigma = rg == RG_GC ?
-		       p->sigma_seq + (p->sigma_gc - p->sigma_seq) * w->rand_mix :
+		       p->sigma_seq + (p->sigma_gc - p->sigma_seq) * waf_scatter(s) :
 		       p->sigma_seq;
 	double j = 1.0 + sigma * jitter_at(&s->jit, w->t);
 	if (j < 0.05)
@@ -244,7 +247,6 @@ static void regime_rates(struct sim *s, enum regime rg, double host_cap,
 
 	r->rg = rg;
 	r->fold = 0;
-	r->fold_static_first = false;
 	r->gc = 0;
 	r->to_slc = false;
 	switch (rg) {
@@ -340,10 +342,7 @@ static double step_apply(struct sim *s, const struct rates *r, double dt,
 	double b = r->h * dt;
 
 	/* What the new data replaces. */
-	double inv_s = fmin(b * ow->inv_slc, slc_bytes(s));
-	double d = fmin(inv_s, w->S_dyn);
-	w->S_dyn -= d;
-	w->S_st -= fmin(inv_s - d, w->S_st);
+	double inv_s = slc_take(w, b * ow->inv_slc, false);
 	double inv_n = fmin(b * ow->inv_nat, w->T_v);
 	w->T_v -= inv_n;
 	if (s->m > 0)
@@ -363,21 +362,34 @@ static double step_apply(struct sim *s, const struct rates *r, double dt,
 	w->T_v += nat;
 	w->nand_bytes += nat;
 	w->inv_bytes += inv_s + inv_n;
+	/* The chunk map estimates what an overwrite hits from class
+	   averages; the LBA space bounds the truth: no more valid data than
+	   user capacity, so any excess was overwritten too. */
+	double excess = w->S_st + w->S_dyn + w->T_v - s->U;
+	if (excess > 0) {
+		double x = fmin(excess, w->T_v);
+		w->T_v -= x;
+		if (s->m > 0)
+			w->T_i += x;
+		slc_take(w, excess - x, false);
+		w->inv_bytes += excess;
+	}
 	*to_slc += slc;
 
-	/* How scattered the native data becomes: a random stream scatters
-	   it within ~0.05 drive-writes, a sequential one gathers it. */
-	if (nat > 0) {
-		double vn = fmax(w->T_v, (double)s->chunk);
-		if (ow->random)
-			w->rand_mix += (1.0 - w->rand_mix) * fmin(1.0, nat / (0.05 * vn));
-		else
-			w->rand_mix -= w->rand_mix * fmin(1.0, nat / vn);
+	/* GC's sampler sees the host's data where it lands. */
+	if (s->samp) {
+		if (ow->span_len) {
+			sampler_write_rand(s->samp, ow->span_off, ow->span_len, slc, true);
+			sampler_write_rand(s->samp, ow->span_off, ow->span_len, nat, false);
+		} else {
+			sampler_write_seq(s->samp, ow->lba, slc, true);
+			sampler_write_seq(s->samp, ow->lba + slc, nat, false);
+		}
 	}
 
 	if (r->fold > 0) {
 		double x = fmin(r->fold * dt, foldable(s));
-		fold_apply(s, x, r->fold_static_first);
+		fold_apply(s, x, false);
 		if (r->rg == RG_ROUND) {
 			w->round_left -= x;
 			if (w->round_left <= EPS_B || foldable(s) <= EPS_B) {
@@ -407,9 +419,10 @@ static double step_apply(struct sim *s, const struct rates *r, double dt,
 }
 
 double wp_write(struct sim *s, double bytes, double host_cap, double max_dt,
-		const struct overwrite *ow, double *slc_share)
+		const struct overwrite *ow_in, double *slc_share)
 {
 	struct wpath *w = &s->wp;
+	struct overwrite piece = *ow_in, *ow = &piece;
 	double done = 0, to_slc = 0;
 	double t_end = w->t + max_dt;
 	while (done < bytes - 1e-6 && w->t < t_end) {
@@ -427,7 +440,9 @@ double wp_write(struct sim *s, double bytes, double host_cap, double max_dt,
 		}
 		if (!(dt > 0))
 			dt = MIN_DT;
-		done += step_apply(s, &r, dt, ow, &to_slc);
+		double b = step_apply(s, &r, dt, ow, &to_slc);
+		done += b;
+		piece.lba += b;
 	}
 	if (slc_share)
 		*slc_share = done > 0 ? to_slc / done : 0;

@@ -66,9 +66,11 @@ assert a["name"] == "reader" and b["name"] == "writer"
 assert a["read"]["total_ios"] > 0 and a["write"]["total_ios"] == 0
 assert b["write"]["total_ios"] > 0 and b["read"]["total_ios"] == 0
 assert a["ramp_ns"] == 200000000
-# 2 MiB/s for about a second: the limiter holds within a few blocks
+# 2 MiB/s for about a second: never above the limit (plus a queue of
+# credit); below it only when the shared disk stalls, so the lower bound
+# is loose (the virtual-time unit test checks the limiter exactly)
 bw = b["write"]["bw_bytes"]
-assert 1.5e6 < bw < 2.6e6, bw
+assert 0.25 * 2097152 < bw < 2.6e6, bw
 PY
 echo "[broken" >"$TEST_TMP/bad.job"
 expect_fail "bad job file" $S run --target "$f" --job "$TEST_TMP/bad.job" --no-db

@@ -77,4 +77,34 @@ for mode in sync plain; do
 	if [ $mode = sync ]; then has_osync $flags || fail "--sync: no O_SYNC descriptor"
 	else has_osync $flags && fail "O_SYNC without --sync"; fi
 done
+echo "== --buffered: the descriptor that does the I/O has no O_DIRECT"
+$S run --target "$dev" --rw randread --bs 4k --qd 2 --time 2s --buffered --no-db >/dev/null &
+pid=$!
+sleep 1
+flags=$(sync_flags $pid)
+wait $pid || fail "buffered run failed"
+echo "buffered: flags $flags"
+buffered=0	# O_DIRECT is 040000 (octal); the session's own descriptor keeps it
+for f in $flags; do (( (8#$f & 8#40000) == 0 )) && buffered=1; done
+[ $buffered = 1 ] || fail "--buffered: every descriptor has O_DIRECT"
+
+echo "== --fsync-every: one fsync per 64 KiB written"
+$S run --target "$dev" --rw randwrite --bs 4k --qd 4 --bytes 1m --fsync-every 64k \
+	--destroy-data --no-db --iolog "$TEST_TMP/fs.csv" >/dev/null
+[ "$(grep -c ',F,' "$TEST_TMP/fs.csv")" = 16 ] || fail "fsyncs: $(grep -c ',F,' "$TEST_TMP/fs.csv")"
+[ "$(grep -c ',W,' "$TEST_TMP/fs.csv")" = 256 ] || fail "writes with fsync"
+
+echo "== --poll falls back and says so; --sqpoll runs"
+$S run --target "$dev" --rw randread --qd 4 --bytes 1m --poll --no-db --json \
+	>"$TEST_TMP/p.json" 2>"$TEST_TMP/p.err"
+mode=$(json_get "$TEST_TMP/p.json" 'd["engine"]["mode"]')
+echo "poll: mode '$mode', stderr: $(cat "$TEST_TMP/p.err")"
+case "$mode" in
+iopoll) ;;	# a device with poll queues
+"interrupt (device cannot poll)") grep -q "cannot poll" "$TEST_TMP/p.err" || fail "no notice on stderr" ;;
+*) fail "poll mode '$mode'" ;;
+esac
+[ "$(json_get "$TEST_TMP/p.json" 'd["workloads"][0]["read"]["total_bytes"]')" = 1048576 ] || fail "poll run bytes"
+$S run --target "$dev" --rw randread --qd 2 --bytes 256k --sqpoll --no-db --json >"$TEST_TMP/s.json"
+[ "$(json_get "$TEST_TMP/s.json" 'd["engine"]["mode"]')" = sqpoll ] || fail "sqpoll mode"
 echo ok

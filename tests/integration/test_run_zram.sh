@@ -13,4 +13,7 @@ d = json.load(open(sys.argv[1]))
 r = d["workloads"][0]["read"]
 assert d["target"]["kind"] == "block" and r["total_ios"] > 1000, r
 PY
+# The device is free the moment ssdbench exits (rings are torn down with
+# their files unregistered first), so a reset works at once.
+echo 1 > /sys/block/zram0/reset || fail "zram0 still busy right after ssdbench exited"
 echo ok

@@ -311,6 +311,59 @@ TEST(vt_io_error_stops_with_what_was_measured)
 	free(st);
 }
 
+/* One session, two runs and a rest between: one device, one clock. */
+TEST(vt_session_keeps_one_clock)
+{
+	struct vt_state *st = vt_new(1ull << 30);
+	vt_next_state = st;
+	struct engine_opts o = { .target = "vt:test", .backend = &vt_backend, .allow_write = true };
+	struct engine *eng;
+	struct sb_err e;
+	CHECK(engine_open(&o, &eng, &e) == 0);
+	struct workload w;
+	workload_defaults(&w);
+	w.read_pct = 0;
+	w.bs = 1 << 20;
+	w.stop_bytes = 100 << 20;	/* 100 writes at 200 us: 20 ms */
+	w.seed = 8;
+	struct engine_result r1, r2;
+	CHECK(engine_run(eng, &w, 1, NULL, &r1, &e) == 0);
+	uint64_t t = engine_now(eng);
+	CHECK_EQ_U64(t, r1.wl[0].finished_ns);
+	engine_idle(eng, 600 * 1000 * MS);	/* ten minutes of rest */
+	CHECK_EQ_U64(engine_now(eng), t + 600 * 1000 * MS);
+	CHECK(engine_run(eng, &w, 1, NULL, &r2, &e) == 0);
+	CHECK_EQ_U64(r2.wl[0].started_ns, t + 600 * 1000 * MS);
+	CHECK_EQ_U64(r1.wl[0].measured_ns, 20 * MS);
+	CHECK_EQ_U64(r2.wl[0].measured_ns, 20 * MS);
+	CHECK_EQ_U64(r2.wl[0].bytes[DIR_WRITE], 100 << 20);
+	CHECK(engine_discard(eng, 0, 1 << 20, &e) == 0);
+	engine_result_free(&r1);
+	engine_result_free(&r2);
+	engine_close(eng);
+	free(st);
+}
+
+TEST(vt_trim_refused_without_discard)
+{
+	struct vt_state *st = vt_new(1ull << 30);
+	st->no_discard = true;
+	struct workload w;
+	workload_defaults(&w);
+	w.trim_pct = 100;
+	w.read_pct = 0;
+	w.stop_bytes = 1 << 20;
+	struct seen *seen = calloc(1, sizeof *seen);
+	struct engine_result res;
+	struct sb_err e;
+	CHECK(vt_run(st, &w, 1, seen, &res, &e) == -1);
+	CHECK(strstr(e.msg, "does not support discard") != NULL);
+	CHECK_EQ_U64(st->submitted, 0);
+	engine_result_free(&res);
+	free(seen);
+	free(st);
+}
+
 TEST(offsets_random_cover_span_aligned)
 {
 	struct workload w;

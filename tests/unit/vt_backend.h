@@ -27,6 +27,7 @@ struct vt_state {
 	uint64_t size;
 	uint64_t lat[4];		/* ns per op kind */
 	uint64_t fail_after;		/* nth I/O fails with EIO; 0 = never */
+	bool no_discard;		/* the device cannot trim */
 	uint64_t now;
 	struct vt_io fly[VT_MAX_INFLIGHT];
 	uint32_t nfly;
@@ -59,7 +60,7 @@ static int vt_open(const char *spec, const struct open_opts *o, struct backend_t
 	f->logical_block = 512;
 	f->physical_block = 4096;
 	f->is_sim = true;
-	f->discard = true;
+	f->discard = !t->st->no_discard;
 	snprintf(f->path, sizeof f->path, "%s", spec);
 	snprintf(f->kind, sizeof f->kind, "sim");
 	*out = t;

@@ -1,0 +1,124 @@
+/* `ssdbench run` options: fio aliases, job files, values that need the
+   target's size, and the refusals of bad input. */
+#include "check.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+#include "cli/run_options.h"
+
+static int parse(struct run_options *o, struct sb_err *e, const char **args)
+{
+	char *argv[64];
+	int argc = 0;
+	argv[argc++] = (char *)"run";
+	for (; *args; args++)
+		argv[argc++] = (char *)*args;
+	return run_options_parse(argc, argv, o, e);
+}
+
+TEST(options_fio_aliases_and_values)
+{
+	static struct run_options o;
+	struct sb_err e;
+	const char *a[] = { "--filename=/dev/x", "--readwrite", "randrw", "--rwmixread=70",
+			    "--blocksize=128k", "--iodepth", "32", "--numjobs=4", "--runtime=2m",
+			    "--ramp_time=5s", "--rate=15MiB/s", "--sync", "--direct=0",
+			    "--hipri", "--seed=9", NULL };
+	CHECK(parse(&o, &e, a) == 0);
+	CHECK_EQ_STR(o.target, "/dev/x");
+	CHECK(run_options_resolve(&o, 1ull << 30, &e) == 0);
+	const struct workload *w = &o.wl[0].w;
+	CHECK_EQ_U64(o.nwl, 1);
+	CHECK(w->pattern == PATTERN_RAND);
+	CHECK_EQ_U64(w->read_pct, 70);
+	CHECK_EQ_U64(w->bs, 131072);
+	CHECK_EQ_U64(w->qd, 32);
+	CHECK_EQ_U64(w->jobs, 4);
+	CHECK_EQ_U64(w->stop_time_ns, 120000000000ull);
+	CHECK_EQ_U64(w->ramp_ns, 5000000000ull);
+	CHECK_EQ_U64(w->rate, 15u << 20);
+	CHECK(w->sync && w->buffered && o.iopoll);
+	CHECK_EQ_U64(w->seed, 9);
+	CHECK_EQ_U64(w->stop_bytes, 0);
+	CHECK(run_options_write(&o));
+}
+
+TEST(options_bytes_percent_of_span_and_default_one_pass)
+{
+	static struct run_options o;
+	struct sb_err e;
+	const char *a[] = { "--target", "f", "--rw", "write", "--bs", "4k", "--span", "1m:10m",
+			    "--bytes", "50%", NULL };
+	CHECK(parse(&o, &e, a) == 0);
+	CHECK(run_options_resolve(&o, 1ull << 30, &e) == 0);
+	CHECK_EQ_U64(o.wl[0].w.span_offset, 1 << 20);
+	CHECK_EQ_U64(o.wl[0].w.span_len, 10 << 20);
+	CHECK_EQ_U64(o.wl[0].w.stop_bytes, 5 << 20);
+	const char *b[] = { "--target", "f", "--rw", "read", "--bs", "4k", "--span", "25%", NULL };
+	CHECK(parse(&o, &e, b) == 0);
+	CHECK(run_options_resolve(&o, 1ull << 30, &e) == 0);
+	/* neither time nor amount: the span once */
+	CHECK_EQ_U64(o.wl[0].w.stop_bytes, 256 << 20);
+	CHECK(!run_options_write(&o));
+	const char *c[] = { "--target", "f", "--rw", "trim", NULL };
+	CHECK(parse(&o, &e, c) == 0);
+	CHECK(run_options_resolve(&o, 1ull << 20, &e) == 0);
+	CHECK_EQ_U64(o.wl[0].w.trim_pct, 100);
+	CHECK(run_options_write(&o));
+}
+
+TEST(options_refusals)
+{
+	static struct run_options o;
+	struct sb_err e;
+	const char *a[] = { "--target", "f", "--bogus", NULL };
+	CHECK(parse(&o, &e, a) == -1 && strstr(e.msg, "unknown option '--bogus'"));
+	const char *b[] = { "--target", "f", "--qd", NULL };
+	CHECK(parse(&o, &e, b) == -1 && strstr(e.msg, "needs a value"));
+	const char *c[] = { "--rw", "read", NULL };
+	CHECK(parse(&o, &e, c) == -1 && strstr(e.msg, "no target"));
+	const char *d[] = { "--target", "f", "--jobs", "0", NULL };
+	CHECK(parse(&o, &e, d) == -1 && strstr(e.msg, "out of range"));
+	const char *f[] = { "--target", "f", "--rw", "read", "--rwmixread", "30", NULL };
+	CHECK(parse(&o, &e, f) == 0);
+	CHECK(run_options_resolve(&o, 1 << 30, &e) == -1 && strstr(e.msg, "rwmixread applies"));
+	const char *g[] = { "--target", "f", "positional", NULL };
+	CHECK(parse(&o, &e, g) == -1 && strstr(e.msg, "unexpected argument"));
+}
+
+TEST(options_job_file)
+{
+	static struct run_options o;
+	struct sb_err e;
+	char path[] = "/tmp/ssdbench-jobfile-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	fputs("; comment\n[global]\nbs=8k\nruntime=10s\n\n[fg]\nrw=randread\niodepth=16\n"
+	      "# another\n[bg]\nrw=write\nbs=1m\nrate=5m\nsync\n", f);
+	fclose(f);
+	const char *a[] = { "--target", "/dev/x", "--qd", "2", "--job", path, NULL };
+	CHECK(parse(&o, &e, a) == 0);
+	CHECK(run_options_resolve(&o, 1ull << 30, &e) == 0);
+	CHECK_EQ_U64(o.nwl, 2);
+	CHECK_EQ_STR(o.wl[0].w.name, "fg");
+	CHECK_EQ_U64(o.wl[0].w.bs, 8192);
+	CHECK_EQ_U64(o.wl[0].w.qd, 16);
+	CHECK_EQ_U64(o.wl[0].w.stop_time_ns, 10000000000ull);
+	CHECK_EQ_STR(o.wl[1].w.name, "bg");
+	CHECK_EQ_U64(o.wl[1].w.bs, 1 << 20);
+	CHECK_EQ_U64(o.wl[1].w.qd, 2);	/* from the command line */
+	CHECK_EQ_U64(o.wl[1].w.rate, 5 << 20);
+	CHECK(o.wl[1].w.sync && !o.wl[0].w.sync);
+	f = fopen(path, "w");
+	fputs("[global]\nbs=4k\n", f);
+	fclose(f);
+	CHECK(parse(&o, &e, a) == -1 && strstr(e.msg, "no workload section"));
+	f = fopen(path, "w");
+	fputs("[a]\niodepth\n", f);
+	fclose(f);
+	CHECK(parse(&o, &e, a) == -1 && strstr(e.msg, ":2: 'iodepth' needs a value"));
+	unlink(path);
+}
+
+CHECK_MAIN("run_options")
