@@ -6,7 +6,7 @@
  * hundred workloads and a few comparison runs fit in memory comfortably
  * (a histogram is 280 KiB, its grid 5 KiB).
  *
- * Unit tests build these structures directly, without a database.
+ * Nothing in it needs the store: a test may build one by hand.
  */
 #ifndef SSDBENCH_REPORT_MODEL_H
 #define SSDBENCH_REPORT_MODEL_H
@@ -15,16 +15,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/error.h"
 #include "analysis/trace.h"
+#include "common/error.h"
 #include "common/hist.h"
 
 /*
  * Percentile grid: RPT_GRID_STEPS points per nine, from 0 nines (the 0th
- * percentile = the minimum) to CHART_NINES_MAX nines (99.9999 %).
+ * percentile = the minimum) to six nines (99.9999 %, CHART_NINES_MAX).
  */
 #define RPT_GRID_STEPS 50
-#define RPT_GRID_N (6 * RPT_GRID_STEPS + 1)
+#define RPT_GRID_NINES 6
+#define RPT_GRID_N (RPT_GRID_NINES * RPT_GRID_STEPS + 1)
 
 /* The percentile (0..100) of grid point i. */
 double rpt_grid_percentile(int i);
