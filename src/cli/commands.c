@@ -13,6 +13,7 @@ const struct cli_command cli_commands[] = {
 	{ "info", cmd_info, "what a device or file is: identity, formats, health" },
 	{ "purge", cmd_purge, "return a device to fresh-out-of-box (destroys data)" },
 	{ "analyze", cmd_analyze, "analyse a stored run or fio logs: cache, steady state, consistency, bursts" },
+	{ "report", cmd_report, "write the HTML report and charts of stored runs" },
 	{ "version", cmd_version, "print the version" },
 	{ "sim", cmd_sim, "simulated drives: list the profiles, show one" },
 	{ NULL, NULL, NULL },

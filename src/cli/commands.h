@@ -26,6 +26,7 @@ int cmd_show(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_purge(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* Set by the SIGINT/SIGTERM handler; long-running commands poll it. */
 extern volatile int cli_interrupted;

@@ -1,0 +1,100 @@
+/*
+ * A chart, described as data: series of points, two axes, a kind.  The
+ * report builds charts from stored runs; chart_write() turns one into a
+ * gnuplot data file (NAME.dat) and script (NAME.gp) that a user can edit
+ * and re-run, and chart_render() runs gnuplot on the script to make
+ * NAME.svg and NAME.png.  Nothing here knows about SSDs.
+ *
+ * Kinds:
+ *   lines    x/y lines, one per series (bandwidth vs time, overlays)
+ *   scatter  x/y points, one colour per series, marker opacity settable
+ *   bars     categories along x, one bar per series in each category;
+ *            category labels come from the first series' point labels
+ *   nines    x = latency (log), y = percentile drawn on a "nines" scale
+ *            (50, 90, 99 ... 99.9999 %): y values are percentiles 0..100
+ */
+#ifndef SSDBENCH_REPORT_CHART_H
+#define SSDBENCH_REPORT_CHART_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/error.h"
+
+enum chart_kind { CHART_LINES, CHART_SCATTER, CHART_BARS, CHART_NINES };
+
+/* The highest percentile a nines chart shows: six nines. */
+#define CHART_NINES_MAX 6
+
+struct chart_axis {
+	char label[128];	/* with its unit: "Bandwidth (MB/s)" */
+	bool log;		/* base-10 log scale */
+	bool has_min, has_max;	/* fixed range ends; else gnuplot decides */
+	double min, max;
+};
+
+struct chart_series {
+	char title[128];	/* legend entry */
+	size_t n, cap;
+	double *x, *y;
+	char **labels;		/* bars: category of each point; else NULL */
+};
+
+struct chart {
+	char name[96];		/* file stem: letters, digits, '-', '_' */
+	char title[192];
+	enum chart_kind kind;
+	struct chart_axis x, y;
+	struct chart_series *series;
+	size_t nseries, cap;
+	double opacity;		/* scatter markers, 0..1 (1 = opaque) */
+	bool has_hline;		/* a horizontal reference line (pass mark) */
+	double hline;
+	char hline_title[64];
+	bool bar_values;	/* print each bar's value above it */
+};
+
+/* Zeroed chart with a name, title and kind; opacity 1. */
+void chart_init(struct chart *c, const char *name, const char *title,
+		enum chart_kind kind);
+void chart_free(struct chart *c);
+void chart_axis_set(struct chart_axis *a, const char *label, bool log);
+void chart_axis_range(struct chart_axis *a, double min, double max);
+
+/* A new empty series; NULL when out of memory. */
+struct chart_series *chart_add_series(struct chart *c, const char *title,
+				      struct sb_err *e);
+/* Append a point; `label` only for bars (copied). */
+int series_add(struct chart_series *s, double x, double y, const char *label,
+	       struct sb_err *e);
+
+/* Points in all series; a chart with none is not worth drawing. */
+size_t chart_points(const struct chart *c);
+
+/* Sort a bar series' points by value, largest first (rankings). */
+void series_sort_desc(struct chart_series *s);
+
+/*
+ * Write DIR/NAME.dat and DIR/NAME.gp.  The script refers to the data file
+ * and its outputs by bare name, so it runs from DIR: `cd DIR && gnuplot
+ * NAME.gp`.  Fails on an empty chart, a bad name or an I/O error.
+ */
+int chart_write(const struct chart *c, const char *dir, struct sb_err *e);
+
+/*
+ * Run `gnuplot NAME.gp` in DIR (the program named by $SSDBENCH_GNUPLOT, or
+ * "gnuplot"), and check that NAME.svg and NAME.png came out non-empty.
+ * gnuplot's complaints go to DIR/NAME.log and into the error message.
+ */
+int chart_render(const char *dir, const char *name, struct sb_err *e);
+
+/*
+ * Render n charts with up to `jobs` gnuplot processes at once; stops
+ * starting new ones at the first failure (whose error is reported) and
+ * waits for every one it started.
+ */
+#define CHART_MAX_JOBS 16
+int chart_render_all(const char *dir, const char (*names)[96], size_t n,
+		     unsigned jobs, struct sb_err *e);
+
+#endif

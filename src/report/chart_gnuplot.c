@@ -1,0 +1,335 @@
+/*
+ * A chart as a gnuplot data file and script.  The two files are meant to be
+ * read and edited by people who restyle charts for a blog post, so the
+ * data file says what each block and column is, and the script has one
+ * setting per line and draws the SVG first, then the PNG with `replot`.
+ *
+ * Points gnuplot cannot draw (not finite, or <= 0 on a log axis) are left
+ * out of the data file rather than left for gnuplot to warn about.
+ */
+#include "report/chart.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Tableau 10: distinct on screen and in print; the DUT takes the first. */
+static const char *const palette[] = {
+	"1f77b4", "d62728", "2ca02c", "ff7f0e", "9467bd",
+	"8c564b", "e377c2", "7f7f7f", "bcbd22", "17becf",
+};
+#define PALETTE_N (sizeof(palette) / sizeof(palette[0]))
+
+static bool name_ok(const char *name)
+{
+	if (!*name)
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' ||
+		      *p == '.'))
+			return false;
+	return name[0] != '.';
+}
+
+/* A gnuplot double-quoted string: backslash and quote escaped. */
+static void gp_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		if (*s != '\n')
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* A quoted field in the data file; gnuplot data has no escapes. */
+static void dat_label(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++)
+		fputc(*s == '"' ? '\'' : *s == '\n' ? ' ' : *s, f);
+	fputc('"', f);
+}
+
+static bool point_drawable(const struct chart *c, double x, double y)
+{
+	if (!isfinite(x) || !isfinite(y))
+		return false;
+	if (c->kind != CHART_BARS && c->x.log && x <= 0)
+		return false;
+	if (c->kind == CHART_NINES)
+		return y >= 0 && y < 100;
+	if (c->y.log && y <= 0)
+		return false;
+	return true;
+}
+
+static void write_xy_data(FILE *f, const struct chart *c)
+{
+	for (size_t i = 0; i < c->nseries; i++) {
+		const struct chart_series *s = &c->series[i];
+		if (i)
+			fputs("\n\n", f);
+		fprintf(f, "# index %zu: ", i);
+		dat_label(f, s->title);
+		fputc('\n', f);
+		for (size_t k = 0; k < s->n; k++)
+			if (point_drawable(c, s->x[k], s->y[k]))
+				fprintf(f, "%.10g\t%.10g\n", s->x[k], s->y[k]);
+	}
+}
+
+/* Categories in order of first appearance over all series. */
+static size_t bar_categories(const struct chart *c, const char **cat,
+			     size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->nseries; i++) {
+		const struct chart_series *s = &c->series[i];
+		for (size_t k = 0; k < s->n; k++) {
+			const char *l = s->labels[k] ? s->labels[k] : "";
+			size_t j = 0;
+			while (j < n && strcmp(cat[j], l))
+				j++;
+			if (j == n && n < max)
+				cat[n++] = l;
+		}
+	}
+	return n;
+}
+
+#define MAX_CATEGORIES 512
+
+static double write_bar_data(FILE *f, const struct chart *c)
+{
+	const char *cat[MAX_CATEGORIES];
+	size_t ncat = bar_categories(c, cat, MAX_CATEGORIES);
+	double ymax = 0;
+	fputs("# category", f);
+	for (size_t i = 0; i < c->nseries; i++) {
+		fputc('\t', f);
+		dat_label(f, c->series[i].title);
+	}
+	fputc('\n', f);
+	for (size_t j = 0; j < ncat; j++) {
+		dat_label(f, cat[j]);
+		for (size_t i = 0; i < c->nseries; i++) {
+			const struct chart_series *s = &c->series[i];
+			size_t k = 0;
+			while (k < s->n &&
+			       strcmp(s->labels[k] ? s->labels[k] : "", cat[j]))
+				k++;
+			if (k < s->n && isfinite(s->y[k])) {
+				fprintf(f, "\t%.10g", s->y[k]);
+				if (s->y[k] > ymax)
+					ymax = s->y[k];
+			} else {
+				fputs("\t?", f);
+			}
+		}
+		fputc('\n', f);
+	}
+	return ymax;
+}
+
+static void write_axis(FILE *f, char xy, const struct chart_axis *a)
+{
+	fprintf(f, "set %clabel ", xy);
+	gp_string(f, a->label);
+	fputc('\n', f);
+	if (a->log)
+		fprintf(f, "set logscale %c 10\n", xy);
+	if (a->has_min || a->has_max) {
+		fprintf(f, "set %crange [", xy);
+		if (a->has_min)
+			fprintf(f, "%.10g", a->min);
+		else
+			fputc('*', f);
+		fputc(':', f);
+		if (a->has_max)
+			fprintf(f, "%.10g", a->max);
+		else
+			fputc('*', f);
+		fputs("]\n", f);
+	}
+}
+
+/* gnuplot's "#AARRGGBB": AA is transparency, 00 opaque. */
+static void colour(FILE *f, size_t i, double opacity)
+{
+	int aa = (int)lround((1.0 - opacity) * 255.0);
+	if (aa < 0)
+		aa = 0;
+	if (aa > 255)
+		aa = 255;
+	fprintf(f, "lc rgb \"#%02x%s\"", aa, palette[i % PALETTE_N]);
+}
+
+#define LINESPOINTS_MAX 64
+
+static void write_xy_plot(FILE *f, const struct chart *c, const char *dat)
+{
+	fputs("plot ", f);
+	for (size_t i = 0; i < c->nseries; i++) {
+		if (i)
+			fputs(", \\\n     ", f);
+		fprintf(f, "\"%s\" index %zu using 1:", dat, i);
+		if (c->kind == CHART_NINES)
+			fputs("(-log10(1-$2/100))", f);
+		else
+			fputc('2', f);
+		if (c->kind == CHART_SCATTER) {
+			fputs(" with points pt 7 ps 0.35 ", f);
+			colour(f, i, c->opacity);
+		} else if (c->series[i].n <= LINESPOINTS_MAX) {
+			/* A few points (one per QD, per span) are the data:
+			   mark them, not just the lines between. */
+			fputs(" with linespoints lw 2 pt 7 ps 0.8 ", f);
+			colour(f, i, 1.0);
+		} else {
+			fputs(" with lines lw 2 ", f);
+			colour(f, i, 1.0);
+		}
+		fputs(" title ", f);
+		gp_string(f, c->series[i].title);
+	}
+	fputc('\n', f);
+}
+
+static void write_bar_plot(FILE *f, const struct chart *c, const char *dat,
+			   double ymax)
+{
+	fputs("set style data histograms\n"
+	      "set style histogram clustered gap 1\n"
+	      "set style fill solid 0.85 border -1\n"
+	      "set boxwidth 0.9\n"
+	      "set xtics rotate by -25 scale 0\n"
+	      "set grid noxtics\n", f);
+	if (c->nseries == 1)
+		fputs("set key off\n", f);	/* the y label names it */
+	double top = ymax;
+	if (c->has_hline && c->hline > top)
+		top = c->hline;
+	if (!c->y.has_max && top > 0)
+		fprintf(f, "set yrange [0:%.10g]\n", top * 1.15);
+	fputs("plot ", f);
+	for (size_t i = 0; i < c->nseries; i++) {
+		if (i)
+			fputs(", \\\n     ", f);
+		fprintf(f, "\"%s\" using %zu%s ", i ? "" : dat, i + 2,
+			i ? "" : ":xtic(1)");
+		colour(f, i, 1.0);
+		fputs(" title ", f);
+		gp_string(f, c->series[i].title);
+	}
+	if (c->bar_values && c->nseries == 1)
+		fputs(", \\\n     \"\" using 0:2:(sprintf(\"%.4g\",$2)) "
+		      "with labels offset 0,0.8 notitle", f);
+	fputc('\n', f);
+}
+
+static void write_script(FILE *f, const struct chart *c, double bar_ymax)
+{
+	char dat[128], svg[128], png[128];
+	snprintf(dat, sizeof(dat), "%s.dat", c->name);
+	snprintf(svg, sizeof(svg), "%s.svg", c->name);
+	snprintf(png, sizeof(png), "%s.png", c->name);
+
+	fputs("# ", f);
+	fputs(c->title, f);
+	fprintf(f, "\n# Written by ssdbench from %s; edit and re-run with:"
+		   " gnuplot %s.gp\n", dat, c->name);
+	fputs("set encoding utf8\n"
+	      "set terminal svg size 960,540 dynamic noenhanced "
+	      "font \"Helvetica,13\" background rgb \"white\"\n", f);
+	fprintf(f, "set output \"%s\"\n", svg);
+	fputs("set title ", f);
+	gp_string(f, c->title);
+	fputs("\nset grid\nset datafile missing \"?\"\n", f);
+	fputs(c->kind == CHART_NINES ? "set key bottom right\n"
+				     : "set key below\n", f);
+	write_axis(f, 'x', &c->x);
+	if (c->kind == CHART_NINES) {
+		fprintf(f, "set ylabel ");
+		gp_string(f, c->y.label);
+		fprintf(f, "\nset yrange [0:%d]\n"
+			   "set ytics (\"0\" 0, \"50\" 0.30103, \"90\" 1, "
+			   "\"99\" 2, \"99.9\" 3, \"99.99\" 4, \"99.999\" 5, "
+			   "\"99.9999\" 6)\n", CHART_NINES_MAX);
+	} else {
+		write_axis(f, 'y', &c->y);
+	}
+	if (c->has_hline) {
+		fprintf(f, "set arrow from graph 0, first %.10g to graph 1, "
+			   "first %.10g nohead lw 2 dt 2 lc rgb \"#d62728\" "
+			   "front\n", c->hline, c->hline);
+		fputs("set label ", f);
+		gp_string(f, c->hline_title);
+		fprintf(f, " at graph 0.01, first %.10g offset 0,0.7 front\n",
+			c->hline);
+	}
+	if (c->kind == CHART_BARS)
+		write_bar_plot(f, c, dat, bar_ymax);
+	else
+		write_xy_plot(f, c, dat);
+	fputs("set terminal pngcairo size 1280,720 noenhanced "
+	      "font \"Helvetica,12\" background rgb \"white\"\n", f);
+	fprintf(f, "set output \"%s\"\nreplot\nunset output\n", png);
+}
+
+static FILE *open_in(const char *dir, const char *name, const char *ext,
+		     struct sb_err *e)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s.%s", dir, name, ext);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		sb_errno(e, errno, "cannot create %s", path);
+	return f;
+}
+
+static int close_checked(FILE *f, const char *dir, const char *name,
+			 const char *ext, struct sb_err *e)
+{
+	int bad = ferror(f);
+	if (fclose(f) || bad)
+		return sb_errno(e, errno ? errno : EIO, "cannot write %s/%s.%s",
+				dir, name, ext);
+	return 0;
+}
+
+int chart_write(const struct chart *c, const char *dir, struct sb_err *e)
+{
+	if (!name_ok(c->name))
+		return sb_errf(e, "chart name '%s' is not a plain file name",
+			       c->name);
+	if (chart_points(c) == 0)
+		return sb_errf(e, "chart %s has no points to draw", c->name);
+	if (c->kind == CHART_BARS)
+		for (size_t i = 0; i < c->nseries; i++)
+			if (c->series[i].n && !c->series[i].labels)
+				return sb_errf(e, "bar chart %s: series without"
+					       " categories", c->name);
+
+	FILE *f = open_in(dir, c->name, "dat", e);
+	if (!f)
+		return -1;
+	fprintf(f, "# %s\n# x: %s\n# y: %s\n", c->title, c->x.label,
+		c->y.label);
+	double ymax = 0;
+	if (c->kind == CHART_BARS)
+		ymax = write_bar_data(f, c);
+	else
+		write_xy_data(f, c);
+	if (close_checked(f, dir, c->name, "dat", e))
+		return -1;
+
+	if (!(f = open_in(dir, c->name, "gp", e)))
+		return -1;
+	write_script(f, c, ymax);
+	return close_checked(f, dir, c->name, "gp", e);
+}

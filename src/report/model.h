@@ -1,0 +1,145 @@
+/*
+ * What a report knows about one run, in a compact form: read once from the
+ * store (model_load.c), then only looked at.  Interval samples shrink to
+ * the few numbers a chart draws, and each latency histogram shrinks to its
+ * percentiles on a fixed "nines" grid, so a full suite run of several
+ * hundred workloads and a few comparison runs fit in memory comfortably
+ * (a histogram is 280 KiB, its grid 5 KiB).
+ *
+ * Nothing in it needs the store: a test may build one by hand.
+ */
+#ifndef SSDBENCH_REPORT_MODEL_H
+#define SSDBENCH_REPORT_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/trace.h"
+#include "common/error.h"
+#include "common/hist.h"
+
+/*
+ * Percentile grid: RPT_GRID_STEPS points per nine, from 0 nines (the 0th
+ * percentile = the minimum) to six nines (99.9999 %, CHART_NINES_MAX).
+ */
+#define RPT_GRID_STEPS 50
+#define RPT_GRID_NINES 6
+#define RPT_GRID_N (RPT_GRID_NINES * RPT_GRID_STEPS + 1)
+
+/* The percentile (0..100) of grid point i. */
+double rpt_grid_percentile(int i);
+
+struct rpt_lat {
+	uint64_t count;		/* I/Os; 0 = this direction did nothing */
+	double mean_us, min_us, max_us;
+	double pct_us[RPT_GRID_N];
+};
+
+/* Percentile p (50, 99.9 ...) read off the grid: the nearest grid point. */
+double rpt_lat_at(const struct rpt_lat *l, double p);
+
+/* Fill `l` from a histogram in nanoseconds. */
+void rpt_lat_from_hist(struct rpt_lat *l, const struct lat_hist *h);
+
+/* One interval sample, reduced; counts stay exact for the analysis. */
+struct rpt_point {
+	double t_s;		/* end of the interval, from the workload start */
+	double dur_s;
+	uint64_t dur_ns;
+	uint64_t bytes[2];	/* read, write */
+	uint64_t ios[2];
+	double lat_mean_us;	/* over both directions, 0 without I/O */
+	double lat_p99_us;	/* the larger of the directions' p99 */
+	bool ramp;
+};
+
+/* What the workload spec says, where it says it; -1 / "" when unknown. */
+struct rpt_spec {
+	char pattern[8];	/* "seq" or "rand" */
+	int read_pct;
+	int64_t bs;
+	int qd, jobs;
+	int64_t span;
+	bool sync;
+};
+
+struct rpt_workload {
+	int64_t id;
+	char step[64];		/* "" for a plain run */
+	char name[64];
+	char status[16];
+	struct rpt_spec spec;
+	uint64_t bytes[2], ios[2];
+	double measured_s;
+	struct rpt_lat lat[2];	/* read, write */
+	struct rpt_point *pts;
+	size_t npts;
+};
+
+struct rpt_step {
+	char name[64];		/* "seq_sweeps" */
+	char kind[32];		/* "sweep": from the step's parameters */
+	char *params_json;	/* the plan's settings of the step, or NULL */
+};
+
+struct rpt_metric {
+	char step[64];		/* "" when run-wide */
+	char key[128];
+	double value;
+	char unit[16];
+};
+
+struct rpt_run {
+	char label[128];	/* how charts and tables name this device */
+	char source[512];	/* database file */
+	int64_t id;
+	char kind[16], status[16], engine_mode[64];
+	char target[512];
+	char started_at[32], finished_at[32];
+	char *command_line, *host_json, *facts_json, *params_json;
+	uint64_t capacity;	/* bytes, from the target facts; 0 unknown */
+	struct rpt_step *steps;	/* in run order, each name once */
+	size_t nsteps;
+	struct rpt_workload *wl;
+	size_t nwl;
+	struct rpt_metric *metrics;
+	size_t nmetrics;
+};
+
+/* Load run `run_id` of the database at `path` (opened read-only). */
+int rpt_run_load(struct rpt_run *r, const char *path, int64_t run_id,
+		 struct sb_err *e);
+void rpt_run_free(struct rpt_run *r);
+
+/* Make labels distinct (charts and rankings name devices by label): a
+   label seen before gets its run id, then its database, appended. */
+void rpt_labels_unique(struct rpt_run *runs, size_t n);
+
+/* Lookups. */
+const struct rpt_metric *rpt_metric(const struct rpt_run *r, const char *key);
+const struct rpt_step *rpt_step(const struct rpt_run *r, const char *step);
+/* A step parameter's text ("0.80,0.15,0.05"); false if absent. */
+bool rpt_step_param(const struct rpt_run *r, const char *step,
+		    const char *key, char *buf, size_t len);
+/* The workload of `step` named `name`, NULL if none. */
+const struct rpt_workload *rpt_find(const struct rpt_run *r, const char *step,
+				    const char *name);
+
+/* Totals of a workload over its measured time (ramp excluded). */
+double rpt_bw(const struct rpt_workload *w);	/* bytes/s, both directions */
+double rpt_iops(const struct rpt_workload *w);
+
+/*
+ * The measured (non-ramp) samples as the analysis library's trace: bytes
+ * and I/Os of both directions.  Caller frees; NULL with *n = 0 when the
+ * workload has no measured sample (or memory ran out).
+ */
+struct trace_pt *rpt_trace(const struct rpt_workload *w, size_t *n);
+
+/* Read the spec fields out of a workload's spec JSON (NULL if none),
+   then fill the gaps from its name. */
+void rpt_spec_parse(struct rpt_spec *s, const char *spec_json,
+		    const char *name);
+
+#endif

@@ -1,0 +1,150 @@
+/*
+ * What the report's sections share: the context they write into, the
+ * figures they collect for the summary, units, and small helpers over the
+ * model.  One section per kind of methodology step lives in sec_*.c.
+ */
+#ifndef SSDBENCH_REPORT_REPORT_INT_H
+#define SSDBENCH_REPORT_REPORT_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report/chart.h"
+#include "report/model.h"
+#include "report/page.h"
+#include "report/report.h"
+
+#define RPT_MAX_RUNS 16
+
+/* A headline figure: one value per run, NaN where a run has none. */
+struct figure {
+	char test[64];
+	char what[128];
+	char unit[16];
+	double v[RPT_MAX_RUNS];
+};
+
+struct rctx {
+	const struct rpt_run *runs;	/* runs[0] is the DUT */
+	size_t nruns;
+	const struct report_opts *o;
+	struct page pg;
+	double bw_div;		/* bytes/s per displayed rate unit */
+	const char *bw_unit;	/* "MB/s" or "MiB/s" */
+	double size_div;	/* bytes per displayed size unit */
+	const char *size_unit;	/* "GB" or "GiB" */
+	FILE *heads;		/* headline list items */
+	char *heads_buf;
+	size_t heads_len;
+	struct figure *fig;
+	size_t nfig, figcap;
+	int nchart;		/* for unique chart names */
+	struct sb_err *e;
+};
+
+/* The same workload (step and name) in every run; NULL where missing. */
+void match_runs(const struct rctx *x, const struct rpt_workload *w,
+		const struct rpt_workload *out[RPT_MAX_RUNS]);
+
+/*
+ * snprintf that returns what it actually wrote (never more than len - 1),
+ * so `used += bufprintf(buf + used, len - used, ...)` stays in bounds.
+ * Names and labels from the store are bounded but long; a cut title is
+ * fine, an overflow is not.
+ */
+size_t bufprintf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The kind of a step: as its parameters say, else from its name
+   ("seq_sweeps" -> "sweep"). */
+const char *step_kind(const struct rpt_run *r, const char *step);
+/* A readable title for a step. */
+const char *step_title(const char *step);
+
+/* Formatting for text and tables. */
+const char *fmt_rate(const struct rctx *x, double bytes_per_s, char *buf,
+		     size_t len);
+const char *fmt_iops(double iops, char *buf, size_t len);
+const char *fmt_lat(double us, char *buf, size_t len);
+const char *fmt_size(const struct rctx *x, double bytes, char *buf,
+		     size_t len);
+/* "SEQ 128 KiB read", "RND 4 KiB 70:30" from a spec. */
+const char *spec_label(const struct rpt_spec *s, char *buf, size_t len);
+
+/* The workloads of `step` in run r, in order; returns how many (<= max). */
+size_t step_workloads(const struct rpt_run *r, const char *step,
+		      const struct rpt_workload **out, size_t max);
+
+/* Per-sample rates. */
+double pt_bw(const struct rpt_point *p);
+double pt_iops(const struct rpt_point *p);
+
+/* Measured (non-ramp) per-sample values of a workload: bw or IOPS. */
+double *sample_values(const struct rpt_workload *w, bool iops, size_t *n);
+
+/* A new figure for the summary; NULL when out of memory. */
+struct figure *figure_add(struct rctx *x, const char *test, const char *what,
+			  const char *unit);
+
+/* The step's headline: a paragraph in the body and an item on top. */
+void headline(struct rctx *x, const char *step, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A unique chart file name: "STEP-WHAT". */
+void chart_name(struct rctx *x, char *buf, size_t len, const char *step,
+		const char *what);
+
+/* Sections: each draws one step of the DUT with the comparisons. */
+int sec_generic(struct rctx *x, const char *step);
+int sec_fill(struct rctx *x, const char *step);
+int sec_sweep(struct rctx *x, const char *step);
+int sec_tail(struct rctx *x, const char *step);
+int sec_rwratio(struct rctx *x, const char *step);
+int sec_reclaim(struct rctx *x, const char *step);
+int sec_precond(struct rctx *x, const char *step);
+int sec_active_range(struct rctx *x, const char *step);
+int sec_sync(struct rctx *x, const char *step);
+int sec_boot(struct rctx *x, const char *step);
+int sec_peak(struct rctx *x, const char *step);
+
+/* Throughput and latency of workloads, one row per workload and run. */
+void workload_table(struct rctx *x, const struct rpt_workload *const *wl,
+		    size_t n, const char *caption);
+
+/* Tables outside the steps. */
+void sec_devices(struct rctx *x);
+void sec_metrics(struct rctx *x);
+void figures_table(struct rctx *x);
+int sec_datasheet(struct rctx *x, const char *ini_path, struct sb_err *e);
+
+/*
+ * A ranking: one bar per device with v[r] (NaN = none), largest first,
+ * values printed on the bars; `hline` > 0 draws a pass line there.
+ */
+int rank_bars(struct rctx *x, const char *step, const char *what,
+	      const char *title, const char *ylabel, const double *v,
+	      double hline, const char *hline_title);
+
+/*
+ * The QoS percentiles (50, 90, 99 ... 99.9999 %) and the max as table
+ * cells; a percentile the I/O count cannot support (fewer than one I/O
+ * beyond it) is shown as "-".
+ */
+#define QOS_HEADERS "p50", "p90", "p99", "p99.9", "p99.99", "p99.999", \
+		    "p99.9999", "Max"
+void qos_cells(FILE *f, const struct rpt_lat *l);
+
+/*
+ * The nines chart of a workload: x latency 1 µs - 10 ms (log), y the
+ * percentile on a nines scale, one curve per device and direction with
+ * its IOPS in the legend.
+ */
+int nines_chart(struct rctx *x, const char *step,
+		const struct rpt_workload *w, const char *title);
+
+/* A nines chart series from a latency grid. */
+int nines_series(struct chart *c, const char *title, const struct rpt_lat *l,
+		 struct sb_err *e);
+
+#endif

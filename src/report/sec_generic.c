@@ -1,0 +1,118 @@
+/*
+ * Any workload, whatever step ran it: bandwidth and latency over time, the
+ * tail-latency "nines" chart from its histograms, and a summary table.
+ * This is the whole report of a plain `ssdbench run`, and the fallback for
+ * a step the report has no special drawing for.
+ */
+#include "report/report_int.h"
+#include "report/timeline.h"
+
+#include <math.h>
+#include <string.h>
+
+/* More workloads than this in a step get a table, not three charts each. */
+#define GENERIC_CHART_MAX 8
+
+static int workload_charts(struct rctx *x, const struct rpt_workload *w)
+{
+	const struct rpt_workload *per[RPT_MAX_RUNS];
+	match_runs(x, w, per);
+	char title[256], what[96];
+	bool iops = !strcmp(w->spec.pattern, "rand");
+
+	bufprintf(what, sizeof(what), "%s-%s", w->name, iops ? "iops" : "bw");
+	bufprintf(title, sizeof(title), "%s: %s vs time", w->name,
+		 iops ? "IOPS" : "bandwidth");
+	struct tl_spec t = { w->step, what, title, NULL,
+			     iops ? TL_IOPS : TL_BW, TL_TIME, CHART_LINES,
+			     false };
+	if (timeline_chart(x, &t, per, x->e))
+		return -1;
+
+	bufprintf(what, sizeof(what), "%s-lat", w->name);
+	bufprintf(title, sizeof(title), "%s: mean latency vs time", w->name);
+	t.what = what;
+	t.title = title;
+	t.col = TL_LAT_MEAN;
+	if (timeline_chart(x, &t, per, x->e))
+		return -1;
+
+	bufprintf(title, sizeof(title), "%s: latency percentiles", w->name);
+	return nines_chart(x, w->step, w, title);
+}
+
+/* One row per workload per run: throughput and latency percentiles. */
+void workload_table(struct rctx *x, const struct rpt_workload *const *wl,
+		    size_t n, const char *caption)
+{
+	FILE *f = x->pg.body;
+	char unit[32];
+	bufprintf(unit, sizeof(unit), "%s", x->bw_unit);
+	page_table_begin(f, &x->pg, caption, "Workload", "Device", unit,
+			 "IOPS", "Mean", "p50", "p99", "p99.9", "p99.99", "Max",
+			 (const char *)NULL);
+	for (size_t i = 0; i < n; i++) {
+		const struct rpt_workload *per[RPT_MAX_RUNS];
+		match_runs(x, wl[i], per);
+		for (size_t r = 0; r < x->nruns; r++) {
+			const struct rpt_workload *w = per[r];
+			if (!w)
+				continue;
+			/* The direction that did most I/O speaks for latency. */
+			const struct rpt_lat *l = &w->lat[w->ios[1] > w->ios[0]];
+			char b[6][32];
+			page_tr(f);
+			page_td(f, "%s", w->name);
+			page_td(f, "%s", x->runs[r].label);
+			page_td_class(f, "num", "%.1f", rpt_bw(w) / x->bw_div);
+			page_td_class(f, "num", "%.0f", rpt_iops(w));
+			page_td_class(f, "num", "%s", fmt_lat(l->mean_us, b[0], 32));
+			page_td_class(f, "num", "%s",
+				      fmt_lat(rpt_lat_at(l, 50), b[1], 32));
+			page_td_class(f, "num", "%s",
+				      fmt_lat(rpt_lat_at(l, 99), b[2], 32));
+			page_td_class(f, "num", "%s",
+				      fmt_lat(rpt_lat_at(l, 99.9), b[3], 32));
+			page_td_class(f, "num", "%s",
+				      fmt_lat(rpt_lat_at(l, 99.99), b[4], 32));
+			page_td_class(f, "num", "%s", fmt_lat(l->max_us, b[5], 32));
+		}
+	}
+	page_table_end(f);
+}
+
+int sec_generic(struct rctx *x, const char *step)
+{
+	const struct rpt_workload *wl[1024];
+	size_t n = step_workloads(&x->runs[0], step, wl, 1024);
+	if (!n)
+		return 0;
+	char b1[32], b2[32];
+	const struct rpt_workload *w = wl[0];
+	if (n == 1)
+		headline(x, step, "%s: %s, %s over %.1f s.", w->name,
+			 fmt_rate(x, rpt_bw(w), b1, sizeof(b1)),
+			 fmt_iops(rpt_iops(w), b2, sizeof(b2)), w->measured_s);
+	else
+		headline(x, step, "%zu workloads; the first, %s: %s, %s.", n,
+			 w->name, fmt_rate(x, rpt_bw(w), b1, sizeof(b1)),
+			 fmt_iops(rpt_iops(w), b2, sizeof(b2)));
+	workload_table(x, wl, n, "Throughput and completion latency");
+	for (size_t i = 0; i < n; i++) {
+		struct figure *f = figure_add(x, step_title(step), wl[i]->name,
+					      x->bw_unit);
+		if (f) {
+			const struct rpt_workload *per[RPT_MAX_RUNS];
+			match_runs(x, wl[i], per);
+			for (size_t r = 0; r < x->nruns; r++)
+				if (per[r])
+					f->v[r] = rpt_bw(per[r]) / x->bw_div;
+		}
+	}
+	if (n > GENERIC_CHART_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (workload_charts(x, wl[i]))
+			return -1;
+	return 0;
+}

@@ -1,0 +1,174 @@
+/*
+ * The steps that draw one or two simple charts: active range (IOPS vs
+ * span), sync write (ranked bars), boot (ranked bars with the pass line),
+ * peak numbers (a table).
+ */
+#include "common/units.h"
+#include "report/report_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A workload's span in GiB: from its spec, else unknown (NaN). */
+static double span_gib(const struct rpt_workload *w)
+{
+	return w->spec.span > 0 ? (double)w->spec.span / 1073741824.0 : NAN;
+}
+
+int sec_active_range(struct rctx *x, const char *step)
+{
+	const struct rpt_workload *wl[256];
+	size_t n = step_workloads(&x->runs[0], step, wl, 256);
+	if (!n) {
+		page_para(x->pg.body, "No active-range workload was stored.");
+		return 0;
+	}
+	struct chart c;
+	char name[96];
+	chart_name(x, name, sizeof(name), step, "iops-span");
+	chart_init(&c, name, "Active range: random read IOPS vs span",
+		   CHART_LINES);
+	chart_axis_set(&c.x, "Span (GiB)", true);
+	chart_axis_set(&c.y, "IOPS", false);
+	int rc = 0;
+	for (size_t r = 0; r < x->nruns && !rc; r++) {
+		const struct rpt_workload *rw[256];
+		size_t m = step_workloads(&x->runs[r], step, rw, 256);
+		struct chart_series *s = chart_add_series(&c, x->runs[r].label,
+							  x->e);
+		if (!s)
+			rc = -1;
+		for (size_t i = 0; s && i < m && !rc; i++)
+			rc = series_add(s, span_gib(rw[i]), rpt_iops(rw[i]),
+					NULL, x->e);
+	}
+	if (!rc)
+		rc = page_chart(&x->pg, &c, x->e);
+	chart_free(&c);
+	char b1[32], b2[32], s1[32], s2[32];
+	headline(x, step, "%s over %s; %s over %s.",
+		 fmt_iops(rpt_iops(wl[0]), b1, 32),
+		 fmt_bytes((uint64_t)(wl[0]->spec.span > 0 ? wl[0]->spec.span : 0),
+			   s1, 32),
+		 fmt_iops(rpt_iops(wl[n - 1]), b2, 32),
+		 fmt_bytes((uint64_t)(wl[n - 1]->spec.span > 0
+				      ? wl[n - 1]->spec.span : 0), s2, 32));
+	struct figure *f = figure_add(x, step_title(step), "IOPS, largest span",
+				      "IOPS");
+	for (size_t r = 0; f && r < x->nruns; r++) {
+		const struct rpt_workload *rw[256];
+		size_t m = step_workloads(&x->runs[r], step, rw, 256);
+		if (m)
+			f->v[r] = rpt_iops(rw[m - 1]);
+	}
+	return rc;
+}
+
+/* A per-device figure from each run's workloads of a step. */
+static void per_run(struct rctx *x, const char *step,
+		    double (*fn)(const struct rpt_workload *), double *v)
+{
+	for (size_t r = 0; r < x->nruns; r++) {
+		const struct rpt_workload *wl[16];
+		size_t n = step_workloads(&x->runs[r], step, wl, 16);
+		v[r] = n ? fn(wl[n - 1]) : NAN;
+	}
+}
+
+static double write_bw(const struct rpt_workload *w)
+{
+	return w->measured_s > 0 ? (double)w->bytes[1] / w->measured_s : NAN;
+}
+
+int sec_sync(struct rctx *x, const char *step)
+{
+	double v[RPT_MAX_RUNS];
+	per_run(x, step, write_bw, v);
+	if (!isfinite(v[0])) {
+		page_para(x->pg.body, "No sync write was stored.");
+		return 0;
+	}
+	char b[48], ylab[64];
+	headline(x, step, "%s with O_SYNC at QD1 (meaningless for drives "
+		 "with power-loss protection).", fmt_rate(x, v[0], b, 48));
+	for (size_t r = 0; r < x->nruns; r++)
+		v[r] /= x->bw_div;
+	struct figure *f = figure_add(x, step_title(step), "Sync write",
+				      x->bw_unit);
+	if (f)
+		memcpy(f->v, v, sizeof(double) * x->nruns);
+	bufprintf(ylab, sizeof(ylab), "Bandwidth (%s)", x->bw_unit);
+	return rank_bars(x, step, "sync", "Sync write: RND 4 KiB QD1 O_SYNC",
+			 ylab, v, 0, NULL);
+}
+
+/*
+ * The boot score is the suite's (a search over reader counts with pass
+ * criteria); the report draws it and never re-derives it.
+ */
+static bool boot_score(const struct rpt_run *r, double *v)
+{
+	const struct rpt_metric *m = rpt_metric(r, "boot.score_iops");
+	if (!m)
+		return false;
+	*v = m->value;
+	return true;
+}
+
+int sec_boot(struct rctx *x, const char *step)
+{
+	double v[RPT_MAX_RUNS], pass = 60000;
+	char text[64];
+	if (rpt_step_param(&x->runs[0], step, "pass_iops", text, sizeof(text)))
+		pass = strtod(text, NULL);
+	for (size_t r = 0; r < x->nruns; r++)
+		if (!boot_score(&x->runs[r], &v[r]))
+			v[r] = NAN;
+	if (!isfinite(v[0])) {
+		headline(x, step, "No boot score was stored (boot.score_iops); "
+			 "the workloads follow.");
+		return sec_generic(x, step);
+	}
+	char b[32], line[64];
+	const struct rpt_metric *ok = rpt_metric(&x->runs[0], "boot.pass");
+	const struct rpt_metric *nr = rpt_metric(&x->runs[0],
+						 "boot.score_readers");
+	char readers[48] = "";
+	if (nr)
+		bufprintf(readers, sizeof(readers), " with %.0f readers",
+			  nr->value);
+	headline(x, step, "Score %s%s: %s the %.0f read IOPS pass mark.",
+		 fmt_iops(v[0], b, 32), readers,
+		 (ok ? ok->value > 0 : v[0] >= pass) ? "passes" : "fails", pass);
+	struct figure *f = figure_add(x, step_title(step), "Boot score",
+				      "IOPS");
+	if (f)
+		memcpy(f->v, v, sizeof(double) * x->nruns);
+	bufprintf(line, sizeof(line), "pass: %.0f k IOPS", pass / 1000);
+	return rank_bars(x, step, "score", "Boot workload: read IOPS at the "
+			 "largest passing reader count", "Read IOPS", v, pass,
+			 line);
+}
+
+int sec_peak(struct rctx *x, const char *step)
+{
+	const struct rpt_workload *wl[256];
+	size_t n = step_workloads(&x->runs[0], step, wl, 256);
+	if (!n) {
+		page_para(x->pg.body, "No peak workload was stored.");
+		return 0;
+	}
+	double best = 0;
+	const struct rpt_workload *bw = wl[0];
+	for (size_t i = 0; i < n; i++)
+		if (rpt_bw(wl[i]) > best) {
+			best = rpt_bw(wl[i]);
+			bw = wl[i];
+		}
+	char b[48];
+	headline(x, step, "Highest: %s in %s.", fmt_rate(x, best, b, 48),
+		 bw->name);
+	workload_table(x, wl, n, "Peak numbers (CrystalDiskMark-like)");
+	return 0;
+}

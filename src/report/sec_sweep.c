@@ -1,0 +1,263 @@
+/*
+ * QD sweeps (METHODOLOGY 4.2-4.4: 4-corners and the named workloads).
+ * Workloads are grouped by what they do (pattern, block size, read share)
+ * and ordered by queue depth.  Per group:
+ *   - the "2-in-1" chart: x = MB/s (SEQ) or IOPS (RND), y = p50 latency on
+ *     a log axis, one point per QD, points over 1 ms dropped; and the same
+ *     with every point;
+ *   - consistency per QD (analysis/consistency.h): the value 99.9 % of the
+ *     100 ms samples exceed, as a share of their mean (bandwidth for SEQ,
+ *     IOPS for RND), y 0-110 %;
+ *   - a table per QD: standard deviation, consistency from 100 ms and from
+ *     1 s samples (Intel's definition, labelled), QoS percentiles.
+ * Mixed workloads plot the read latency: that is what the reader of a
+ * mixed load waits for, and the caption says so.
+ */
+#include "analysis/consistency.h"
+#include "report/report_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_GROUPS 16
+#define MAX_QDS 64
+#define TWO_IN_ONE_CLIP_US 1000.0
+
+struct group {
+	char label[64];
+	bool iops;		/* RND: IOPS; SEQ: bandwidth */
+	const struct rpt_workload *w[MAX_QDS];	/* DUT's, by ascending QD */
+	size_t n;
+};
+
+static bool same_kind(const struct rpt_spec *a, const struct rpt_spec *b)
+{
+	return !strcmp(a->pattern, b->pattern) && a->bs == b->bs &&
+	       a->read_pct == b->read_pct;
+}
+
+static size_t make_groups(const struct rpt_workload *const *wl, size_t n,
+			  struct group *g)
+{
+	size_t ng = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+		while (j < ng && !same_kind(&g[j].w[0]->spec, &wl[i]->spec))
+			j++;
+		if (j == ng) {
+			if (ng == MAX_GROUPS)
+				continue;
+			memset(&g[ng], 0, sizeof(g[ng]));
+			spec_label(&wl[i]->spec, g[ng].label,
+				   sizeof(g[ng].label));
+			if (!g[ng].label[0])
+				bufprintf(g[ng].label, sizeof(g[ng].label),
+					 "%s", wl[i]->name);
+			g[ng].iops = strcmp(wl[i]->spec.pattern, "seq") != 0;
+			ng++;
+		}
+		if (g[j].n < MAX_QDS) {
+			/* Insert by QD; a repeated QD keeps the later run. */
+			size_t k = g[j].n;
+			while (k > 0 && g[j].w[k - 1]->spec.qd > wl[i]->spec.qd) {
+				g[j].w[k] = g[j].w[k - 1];
+				k--;
+			}
+			g[j].w[k] = wl[i];
+			g[j].n++;
+		}
+	}
+	return ng;
+}
+
+static const struct rpt_lat *p50_lat(const struct rpt_workload *w)
+{
+	return w->ios[0] ? &w->lat[0] : &w->lat[1];
+}
+
+static double throughput(const struct rctx *x, const struct group *g,
+			 const struct rpt_workload *w)
+{
+	return g->iops ? rpt_iops(w) : rpt_bw(w) / x->bw_div;
+}
+
+/* The analysis' consistency of a point, 100 ms and 1 s views; false if
+   it has no measured samples. */
+static bool consistency(const struct rpt_workload *w, bool iops,
+			struct consistency_result *c)
+{
+	size_t n;
+	struct trace_pt *t = rpt_trace(w, &n);
+	struct sb_err e;
+	memset(c, 0, sizeof(*c));
+	int rc = t ? consistency_analyze(t, n, iops ? TRACE_IOPS : TRACE_BW, 0,
+					 c, &e) : -1;
+	free(t);
+	return rc == 0;
+}
+
+static double consistency_fine(const struct rpt_workload *w, bool iops)
+{
+	struct consistency_result c;
+	return consistency(w, iops, &c) ? c.fine.score : NAN;
+}
+
+static int two_in_one(struct rctx *x, const char *step, const struct group *g,
+		      bool clip)
+{
+	struct chart c;
+	char name[96], what[96], title[192], xl[64];
+	bufprintf(what, sizeof(what), "%s-2in1%s", g->label, clip ? "" : "-all");
+	chart_name(x, name, sizeof(name), step, what);
+	bufprintf(title, sizeof(title), "%s: %s vs p50 latency per QD%s",
+		 g->label, g->iops ? "IOPS" : x->bw_unit,
+		 clip ? " (points over 1 ms dropped)" : " (all points)");
+	chart_init(&c, name, title, CHART_LINES);
+	bufprintf(xl, sizeof(xl), "%s", g->iops ? "IOPS" : x->bw_unit);
+	if (!g->iops)
+		bufprintf(xl, sizeof(xl), "Bandwidth (%s)", x->bw_unit);
+	chart_axis_set(&c.x, xl, false);
+	chart_axis_set(&c.y, g->w[0]->spec.read_pct > 0 &&
+			     g->w[0]->spec.read_pct < 100
+			     ? "p50 read latency (µs)" : "p50 latency (µs)",
+		       true);
+	int rc = 0;
+	for (size_t r = 0; r < x->nruns && !rc; r++) {
+		struct chart_series *s = chart_add_series(&c, x->runs[r].label,
+							  x->e);
+		if (!s)
+			rc = -1;
+		for (size_t k = 0; k < g->n && !rc; k++) {
+			const struct rpt_workload *w =
+				r ? rpt_find(&x->runs[r], g->w[k]->step,
+					     g->w[k]->name)
+				  : g->w[k];
+			if (!w)
+				continue;
+			double lat = rpt_lat_at(p50_lat(w), 50);
+			if (clip && lat > TWO_IN_ONE_CLIP_US)
+				continue;
+			rc = series_add(s, throughput(x, g, w), lat, NULL, x->e);
+		}
+	}
+	if (!rc)
+		rc = page_chart(&x->pg, &c, x->e);
+	chart_free(&c);
+	return rc;
+}
+
+static int consistency_chart(struct rctx *x, const char *step,
+			     const struct group *g)
+{
+	struct chart c;
+	char name[96], what[96], title[192];
+	bufprintf(what, sizeof(what), "%s-consistency", g->label);
+	chart_name(x, name, sizeof(name), step, what);
+	bufprintf(title, sizeof(title), "%s: consistency per QD (99.9 %% of "
+		 "100 ms %s samples above this share of the mean)", g->label,
+		 g->iops ? "IOPS" : "bandwidth");
+	chart_init(&c, name, title, CHART_LINES);
+	chart_axis_set(&c.x, "Queue depth", true);
+	chart_axis_set(&c.y, "Consistency (%)", false);
+	chart_axis_range(&c.y, 0, 110);
+	int rc = 0;
+	for (size_t r = 0; r < x->nruns && !rc; r++) {
+		struct chart_series *s = chart_add_series(&c, x->runs[r].label,
+							  x->e);
+		if (!s)
+			rc = -1;
+		for (size_t k = 0; k < g->n && !rc; k++) {
+			const struct rpt_workload *w =
+				r ? rpt_find(&x->runs[r], g->w[k]->step,
+					     g->w[k]->name)
+				  : g->w[k];
+			if (w && w->spec.qd > 0)
+				rc = series_add(s, w->spec.qd,
+						consistency_fine(w, g->iops),
+						NULL, x->e);
+		}
+	}
+	if (!rc)
+		rc = page_chart(&x->pg, &c, x->e);
+	chart_free(&c);
+	return rc;
+}
+
+static void group_table(struct rctx *x, const struct group *g)
+{
+	FILE *f = x->pg.body;
+	char cap[160], unit[32];
+	bufprintf(cap, sizeof(cap), "%s (%s): per QD, from the 100 ms samples "
+		 "and the latency histograms", g->label, x->runs[0].label);
+	bufprintf(unit, sizeof(unit), "%s", g->iops ? "IOPS" : x->bw_unit);
+	page_table_begin(f, &x->pg, cap, "QD", unit, "Std dev (100 ms)",
+			 "CV %", "Consistency % (100 ms)", "Consistency % (1 s)",
+			 QOS_HEADERS, (const char *)NULL);
+	for (size_t k = 0; k < g->n; k++) {
+		const struct rpt_workload *w = g->w[k];
+		struct consistency_result c;
+		bool ok = consistency(w, g->iops, &c);
+		double div = g->iops ? 1 : x->bw_div;
+		page_tr(f);
+		page_td_class(f, "num", "%d", w->spec.qd);
+		page_td_class(f, "num", "%.4g", throughput(x, g, w));
+		page_td_class(f, "num", "%.3g", ok ? c.fine.stddev / div : NAN);
+		page_td_class(f, "num", "%.2f", ok ? 100 * c.fine.cv : NAN);
+		page_td_class(f, "num", "%.1f", ok ? c.fine.score : NAN);
+		page_td_class(f, "num", "%.1f", ok && c.coarse.n
+			      ? c.coarse.score : NAN);
+		qos_cells(f, p50_lat(w));
+	}
+	page_table_end(f);
+}
+
+int sec_sweep(struct rctx *x, const char *step)
+{
+	const struct rpt_workload *wl[1024];
+	size_t n = step_workloads(&x->runs[0], step, wl, 1024);
+	struct group g[MAX_GROUPS];
+	size_t ng = make_groups(wl, n, g);
+	if (!ng) {
+		page_para(x->pg.body, "No sweep points were stored.");
+		return 0;
+	}
+	char sum[1024] = "", b1[48], b2[48];
+	size_t used = 0;
+	for (size_t i = 0; i < ng && used < sizeof(sum) - 200; i++) {
+		const struct rpt_workload *lo = g[i].w[0], *hi = g[i].w[g[i].n - 1];
+		double vlo = throughput(x, &g[i], lo), vhi = throughput(x, &g[i], hi);
+		used += bufprintf(sum + used, sizeof(sum) - used,
+			"%s%s: %s at QD%d, %s at QD%d", i ? "; " : "",
+			g[i].label,
+			g[i].iops ? fmt_iops(vlo, b1, 48)
+				  : fmt_rate(x, vlo * x->bw_div, b1, 48),
+			lo->spec.qd,
+			g[i].iops ? fmt_iops(vhi, b2, 48)
+				  : fmt_rate(x, vhi * x->bw_div, b2, 48),
+			hi->spec.qd);
+		struct figure *f = figure_add(x, step_title(step), g[i].label,
+					      g[i].iops ? "IOPS" : x->bw_unit);
+		if (f)
+			for (size_t r = 0; r < x->nruns; r++) {
+				const struct rpt_workload *w = r
+					? rpt_find(&x->runs[r], hi->step, hi->name)
+					: hi;
+				if (w)
+					f->v[r] = throughput(x, &g[i], w);
+			}
+		if (f)
+			bufprintf(f->what, sizeof(f->what), "%s at QD%d",
+				 g[i].label, hi->spec.qd);
+	}
+	headline(x, step, "%s.", sum);
+	for (size_t i = 0; i < ng; i++) {
+		page_h3(&x->pg, g[i].label);
+		if (two_in_one(x, step, &g[i], true) ||
+		    two_in_one(x, step, &g[i], false) ||
+		    consistency_chart(x, step, &g[i]))
+			return -1;
+		group_table(x, &g[i]);
+	}
+	return 0;
+}

@@ -1,0 +1,30 @@
+/*
+ * Per-sample charts of one workload across the runs (timeline.c).
+ */
+#ifndef SSDBENCH_REPORT_TIMELINE_H
+#define SSDBENCH_REPORT_TIMELINE_H
+
+#include <stdbool.h>
+
+#include "report/report_int.h"
+
+enum tl_col { TL_BW, TL_IOPS, TL_LAT_MEAN, TL_LAT_P99 };
+enum tl_axis { TL_TIME, TL_WRITTEN, TL_DRIVE_WRITES };
+
+struct tl_spec {
+	const char *step;
+	const char *what;	/* chart name part: "pass1-bw-time" */
+	const char *title;
+	const char *series_title;	/* after the device label, or NULL */
+	enum tl_col col;
+	enum tl_axis axis;
+	enum chart_kind kind;	/* lines, or scatter (opacity, clipping) */
+	bool ylog;
+};
+
+/* `per_run[r]` is run r's workload, NULL where the run lacks it. */
+int timeline_chart(struct rctx *x, const struct tl_spec *t,
+		   const struct rpt_workload *const *per_run,
+		   struct sb_err *e);
+
+#endif

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# The report end to end: real runs on files and a full synthetic review
+# (the databases the report unit test writes) go through `ssdbench report`
+# with comparison runs from the same and from another database; the pages
+# are opened in headless Chromium, which must log no console error and load
+# every chart image.  Screenshots are kept in tests/artefacts/.
+. "$(dirname "$0")/lib.sh"
+
+ART=$(cd "$(dirname "$0")/../artefacts" && pwd)
+FIXTURE=$(cd "$(dirname "$SSDBENCH")" && pwd)/tests/test_report
+command -v gnuplot >/dev/null || skip "gnuplot is not installed"
+CHROME=$(command -v chromium || command -v chromium-browser || true)
+[ -n "$CHROME" ] || skip "chromium is not installed"
+cd "$TEST_TMP"
+
+chrome() {
+	local profile
+	profile=$(mktemp -d "$TEST_TMP/chrome.XXXXXX")
+	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu \
+		--disable-quic --no-first-run --disable-background-networking \
+		--disable-component-update --disable-sync \
+		--user-data-dir="$profile" "$@"
+}
+
+# check_report DIR NAME: every chart file is there and labelled, and the
+# page renders in Chromium with no console error and every image loaded.
+check_report() {
+	local dir=$1 name=$2 n loaded
+	[ -s "$dir/index.html" ] || fail "$name: no index.html"
+	n=$(grep -o '<img src="[^"]*"' "$dir/index.html" | wc -l)
+	[ "$n" -gt 0 ] || fail "$name: no chart on the page"
+	for img in $(grep -o '<img src="[^"]*"' "$dir/index.html" | sed 's/.*src="//; s/"$//'); do
+		local stem=${img%.*}
+		for ext in svg png dat gp; do
+			[ -s "$dir/$stem.$ext" ] || fail "$name: $stem.$ext missing or empty"
+		done
+		grep -q '^set xlabel ".\+"' "$dir/$stem.gp" || fail "$name: $stem has no x label"
+		grep -q '^set ylabel ".\+"' "$dir/$stem.gp" || fail "$name: $stem has no y label"
+	done
+	chrome --enable-logging=stderr --v=0 --virtual-time-budget=10000 \
+		--dump-dom "file://$dir/index.html" >"$name.dom" 2>"$name.console" ||
+		fail "$name: chromium failed"
+	if grep -q 'CONSOLE' "$name.console"; then
+		grep 'CONSOLE' "$name.console"
+		fail "$name: console messages"
+	fi
+	loaded=$(grep -o 'data-images="[0-9]*/[0-9]*"' "$name.dom" | sed 's/.*="//; s/"//')
+	[ "$loaded" = "$n/$n" ] || fail "$name: images loaded: '$loaded' of $n"
+	chrome --screenshot="$ART/report-$name.png" --window-size=1280,8000 \
+		"file://$dir/index.html" >/dev/null 2>&1 || fail "$name: screenshot"
+	[ -s "$ART/report-$name.png" ] || fail "$name: empty screenshot"
+	echo "$name: $n charts, all loaded"
+}
+
+# 1. Plain runs on files: a DUT and a comparison in one database, another
+#    in a second database.
+$SSDBENCH run --target a.img --size 64m --rw randread --bs 4k --qd 4 --time 1s --db a.db >/dev/null
+$SSDBENCH run --target a.img --rw randrw --rwmixread 70 --bs 4k --qd 2 --time 1s --db a.db >/dev/null
+$SSDBENCH run --target b.img --size 64m --rw randread --bs 4k --qd 4 --time 1s --db b.db >/dev/null
+out=$($SSDBENCH report 1 --compare 2 --compare-db b.db:1 --db a.db --out "$TEST_TMP/runs")
+echo "$out"
+[[ $out == report:* ]] || fail "no summary line"
+grep -q 'b.img' runs/index.html || fail "comparison from b.db not on the page"
+grep -q 'a.img #2' runs/index.html || fail "same-target comparison not told apart"
+check_report "$TEST_TMP/runs" runs
+$SSDBENCH report last --db a.db --mib --out "$TEST_TMP/mib" >/dev/null
+grep -q 'MiB/s' mib/index.html || fail "--mib: no MiB/s on the page"
+
+# 2. Bad input: a clear message and a non-zero exit.
+expect_fail "no --out" $SSDBENCH report 1 --db a.db
+grep -q -- '--out DIR is required' <<<"$LAST_ERR" || fail "no --out: $LAST_ERR"
+expect_fail "bad id" $SSDBENCH report abc --db a.db --out x
+grep -q 'expected a run id' <<<"$LAST_ERR" || fail "bad id: $LAST_ERR"
+expect_fail "missing run" $SSDBENCH report 99 --db a.db --out x
+grep -q '99' <<<"$LAST_ERR" || fail "missing run: $LAST_ERR"
+expect_fail "missing db" $SSDBENCH report 1 --db nope.db --out x
+grep -q 'nope.db' <<<"$LAST_ERR" || fail "missing db: $LAST_ERR"
+expect_fail "compare-db without run" $SSDBENCH report 1 --db a.db --compare-db b.db --out x
+grep -q 'FILE:RUN' <<<"$LAST_ERR" || fail "compare-db: $LAST_ERR"
+expect_fail "opacity" $SSDBENCH report 1 --db a.db --opacity 2 --out x
+grep -q 'opacity' <<<"$LAST_ERR" || fail "opacity: $LAST_ERR"
+expect_fail "out is a file" $SSDBENCH report 1 --db a.db --out a.db
+grep -q 'not a directory' <<<"$LAST_ERR" || fail "out file: $LAST_ERR"
+SSDBENCH_GNUPLOT=/nonexistent/gnuplot expect_fail "no gnuplot" \
+	$SSDBENCH report 1 --db a.db --out "$TEST_TMP/nognuplot"
+grep -q 'cannot run' <<<"$LAST_ERR" || fail "no gnuplot: $LAST_ERR"
+
+# 3. A simulated review (the quick preset: every step, scaled) of three
+#    drives, one of them in another database.
+$SSDBENCH suite --target sim:sn8100-2tb --preset quick --db sim.db >/dev/null 2>&1 ||
+	fail "suite on sim:sn8100-2tb"
+$SSDBENCH suite --target sim:p1-1tb --preset quick --db sim.db >/dev/null 2>&1 ||
+	fail "suite on sim:p1-1tb"
+$SSDBENCH suite --target sim:micron1300-1tb --preset quick --db sim2.db >/dev/null 2>&1 ||
+	fail "suite on sim:micron1300-1tb"
+$SSDBENCH report 1 --compare 2 --compare-db sim2.db:1 --db sim.db --out "$TEST_TMP/sim"
+for step in peak fill active_range cssd_precond sync_write rw_ratio reclaim \
+	    seq_precond seq_sweeps rnd_precond rnd_sweeps ai_sweep tail_latency boot; do
+	grep -q "id=\"$step\"" sim/index.html || fail "sim: no section $step"
+done
+grep -q 'Pass 1: SLC cache' sim/index.html || fail "sim: no SLC cache headline"
+for part in fill-pass1-bw-written fill-pass1-lat-time fill-pass1-mean fill-pass1-p1 \
+	    active_range-iops-span sync_write-sync rw_ratio-weighted rw_ratio-score \
+	    reclaim-written-per-idle reclaim-bw-per-idle seq_precond-precond-dw \
+	    rnd_precond-precond-lat-time RND_4_KiB_read-2in1 RND_4_KiB_write-consistency \
+	    SEQ_128_KiB_read-2in1-all tail_latency-mix_100_qd_1-nines boot-score; do
+	ls sim/*"$part"*.svg >/dev/null 2>&1 || fail "sim: no chart $part"
+done
+check_report "$TEST_TMP/sim" sim
+
+# 4. The synthetic review of the unit test, with a datasheet and options.
+if [ -x "$FIXTURE" ]; then
+	SSDBENCH_REPORT_FIXTURE="$TEST_TMP/fx" "$FIXTURE" >/dev/null ||
+		fail "fixture program failed"
+	$SSDBENCH report 1 --compare 2 --compare-db fx/other.db:1 --db fx/main.db \
+		--datasheet fx/datasheet.ini --clip-time 30s --clip-latency 50ms \
+		--opacity 0.5 \
+		--out "$TEST_TMP/full"
+	for step in fill active_range sync_write rw_ratio reclaim seq_precond \
+		    rnd_sweeps tail_latency boot datasheet; do
+		grep -q "id=\"$step\"" full/index.html || fail "full: no section $step"
+	done
+	grep -q 'set xrange \[0:30\]' full/*seq_precond-precond-time.gp ||
+		fail "full: --clip-time not applied"
+	grep -q 'set yrange \[0:50\]' full/*seq_precond-precond-lat-time.gp ||
+		fail "full: --clip-latency not applied"
+	grep -q '#80' full/*seq_precond-precond-time.gp ||
+		fail "full: --opacity not applied"
+	check_report "$TEST_TMP/full" full
+else
+	echo "no $FIXTURE: full review skipped (build with make san)"
+fi

@@ -1,0 +1,317 @@
+/*
+ * The chart machinery: data files hold exactly the points given (and drop
+ * those gnuplot cannot draw), scripts carry the labels, log axes and ranges
+ * asked for, and gnuplot turns them into non-empty SVG and PNG files whose
+ * text shows the axis labels.
+ */
+#include "check.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report/chart.h"
+
+static char tmpdir[256];
+
+static const char *tmp(void)
+{
+	if (!tmpdir[0]) {
+		snprintf(tmpdir, sizeof(tmpdir), "/tmp/ssdbench-chart.XXXXXX");
+		if (!mkdtemp(tmpdir))
+			abort();
+	}
+	return tmpdir;
+}
+
+static char *slurp(const char *name, const char *ext)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s.%s", tmp(), name, ext);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	char *buf = malloc((size_t)n + 1);
+	size_t got = fread(buf, 1, (size_t)n, f);
+	buf[got] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static long file_size(const char *name, const char *ext)
+{
+	char path[512];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/%s.%s", tmp(), name, ext);
+	return stat(path, &st) ? -1 : (long)st.st_size;
+}
+
+/* Parse the x/y data blocks back: block b, point k. */
+static int read_xy(const char *dat, size_t block, double *x, double *y,
+		   size_t max)
+{
+	size_t b = 0, n = 0;
+	int blank = 0;
+	for (const char *p = dat; *p;) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		if (len == 0) {
+			if (++blank == 2)
+				b++;
+		} else {
+			blank = 0;
+			if (p[0] != '#' && b == block && n < max &&
+			    sscanf(p, "%lf %lf", &x[n], &y[n]) == 2)
+				n++;
+		}
+		p += len + (eol ? 1 : 0);
+	}
+	return (int)n;
+}
+
+TEST(lines_points_written_exactly)
+{
+	struct sb_err e;
+	struct chart c;
+	chart_init(&c, "lines1", "Fill: bandwidth vs GB written", CHART_LINES);
+	chart_axis_set(&c.x, "GB written", false);
+	chart_axis_set(&c.y, "Bandwidth (MB/s)", false);
+	struct chart_series *a = chart_add_series(&c, "DUT", &e);
+	for (int i = 0; i < 100; i++)
+		CHECK(series_add(a, i * 0.5, 1000.0 + i * 0.25, NULL, &e) == 0);
+	struct chart_series *b = chart_add_series(&c, "Other \"drive\"", &e);
+	CHECK(series_add(b, 1, 7, NULL, &e) == 0);
+	CHECK(series_add(b, 2, NAN, NULL, &e) == 0);	/* dropped */
+	CHECK(series_add(b, 3, 9, NULL, &e) == 0);
+	CHECK(chart_points(&c) == 103);
+	CHECK(chart_write(&c, tmp(), &e) == 0);
+
+	char *dat = slurp("lines1", "dat");
+	CHECK(dat != NULL);
+	double x[200], y[200];
+	CHECK(read_xy(dat, 0, x, y, 200) == 100);
+	for (int i = 0; i < 100; i++) {
+		CHECK(x[i] == i * 0.5);
+		CHECK(y[i] == 1000.0 + i * 0.25);
+	}
+	CHECK(read_xy(dat, 1, x, y, 200) == 2);
+	CHECK(x[0] == 1 && y[0] == 7 && x[1] == 3 && y[1] == 9);
+	free(dat);
+
+	char *gp = slurp("lines1", "gp");
+	CHECK(strstr(gp, "set xlabel \"GB written\""));
+	CHECK(strstr(gp, "set ylabel \"Bandwidth (MB/s)\""));
+	CHECK(strstr(gp, "title \"Other \\\"drive\\\"\""));
+	CHECK(strstr(gp, "index 1 using 1:2 with lines"));
+	CHECK(!strstr(gp, "logscale"));
+	free(gp);
+
+	CHECK(chart_render(tmp(), "lines1", &e) == 0);
+	CHECK(file_size("lines1", "png") > 1000);
+	char *svg = slurp("lines1", "svg");
+	CHECK(svg && strstr(svg, "<svg"));
+	CHECK(svg && strstr(svg, "GB written"));
+	CHECK(svg && strstr(svg, "Bandwidth (MB/s)"));
+	CHECK(file_size("lines1", "log") == -1);	/* removed on success */
+	free(svg);
+	chart_free(&c);
+}
+
+TEST(log_axes_and_ranges)
+{
+	struct sb_err e;
+	struct chart c;
+	chart_init(&c, "twoinone", "4-corners", CHART_SCATTER);
+	chart_axis_set(&c.x, "IOPS", false);
+	chart_axis_set(&c.y, "p50 latency (µs)", true);
+	chart_axis_range(&c.y, 10, 1000);
+	c.opacity = 0.25;
+	struct chart_series *s = chart_add_series(&c, "RND 4K read", &e);
+	CHECK(series_add(s, 1000, 80, NULL, &e) == 0);
+	CHECK(series_add(s, 2000, 0, NULL, &e) == 0);	/* not on a log axis */
+	CHECK(series_add(s, 4000, 120, NULL, &e) == 0);
+	CHECK(chart_write(&c, tmp(), &e) == 0);
+	char *gp = slurp("twoinone", "gp");
+	CHECK(strstr(gp, "set logscale y 10"));
+	CHECK(!strstr(gp, "set logscale x"));
+	CHECK(strstr(gp, "set yrange [10:1000]"));
+	CHECK(strstr(gp, "with points"));
+	CHECK(strstr(gp, "#bf1f77b4"));	/* 25 % opaque = 0xbf transparent */
+	free(gp);
+	char *dat = slurp("twoinone", "dat");
+	double x[8], y[8];
+	CHECK(read_xy(dat, 0, x, y, 8) == 2);
+	CHECK(x[1] == 4000 && y[1] == 120);
+	free(dat);
+	CHECK(chart_render(tmp(), "twoinone", &e) == 0);
+	char *svg = slurp("twoinone", "svg");
+	CHECK(svg && strstr(svg, "p50 latency (µs)"));
+	free(svg);
+	chart_free(&c);
+}
+
+TEST(nines_scale)
+{
+	struct sb_err e;
+	struct chart c;
+	chart_init(&c, "nines", "Tail latency", CHART_NINES);
+	chart_axis_set(&c.x, "Latency (µs)", true);
+	chart_axis_range(&c.x, 1, 10000);
+	chart_axis_set(&c.y, "Percentile (%)", false);
+	struct chart_series *s = chart_add_series(&c, "read, 12.3 k IOPS", &e);
+	CHECK(series_add(s, 50, 50, NULL, &e) == 0);
+	CHECK(series_add(s, 80, 99.99, NULL, &e) == 0);
+	CHECK(series_add(s, 900, 100, NULL, &e) == 0);	/* off the scale */
+	CHECK(chart_write(&c, tmp(), &e) == 0);
+	char *gp = slurp("nines", "gp");
+	CHECK(strstr(gp, "set logscale x 10"));
+	CHECK(strstr(gp, "set xrange [1:10000]"));
+	CHECK(strstr(gp, "\"99.9999\" 6"));
+	CHECK(strstr(gp, "(-log10(1-$2/100))"));
+	CHECK(strstr(gp, "read, 12.3 k IOPS"));
+	free(gp);
+	char *dat = slurp("nines", "dat");
+	double x[8], y[8];
+	CHECK(read_xy(dat, 0, x, y, 8) == 2);
+	CHECK(y[1] == 99.99);
+	free(dat);
+	CHECK(chart_render(tmp(), "nines", &e) == 0);
+	char *svg = slurp("nines", "svg");
+	CHECK(svg && strstr(svg, "99.9999"));
+	free(svg);
+	chart_free(&c);
+}
+
+TEST(bars_ranked_with_pass_line)
+{
+	struct sb_err e;
+	struct chart c;
+	chart_init(&c, "boot", "Boot workload", CHART_BARS);
+	chart_axis_set(&c.x, "Device", false);
+	chart_axis_set(&c.y, "Read IOPS", false);
+	c.has_hline = true;
+	c.hline = 60000;
+	snprintf(c.hline_title, sizeof(c.hline_title), "pass: 60 k IOPS");
+	c.bar_values = true;
+	struct chart_series *s = chart_add_series(&c, "Boot score", &e);
+	CHECK(series_add(s, 0, 41000, "B", &e) == 0);
+	CHECK(series_add(s, 1, 95000, "A", &e) == 0);
+	CHECK(series_add(s, 2, 41000, "C", &e) == 0);
+	series_sort_desc(s);
+	CHECK_EQ_STR(s->labels[0], "A");
+	CHECK_EQ_STR(s->labels[1], "B");	/* ties keep their order */
+	CHECK_EQ_STR(s->labels[2], "C");
+	CHECK(chart_write(&c, tmp(), &e) == 0);
+	char *dat = slurp("boot", "dat");
+	CHECK(strstr(dat, "\"A\"\t95000\n\"B\"\t41000\n\"C\"\t41000\n"));
+	free(dat);
+	char *gp = slurp("boot", "gp");
+	CHECK(strstr(gp, "histograms"));
+	CHECK(strstr(gp, "first 60000"));
+	CHECK(strstr(gp, "set yrange [0:109250]"));	/* 95000 * 1.15 */
+	free(gp);
+	CHECK(chart_render(tmp(), "boot", &e) == 0);
+	char *svg = slurp("boot", "svg");
+	CHECK(svg && strstr(svg, "Read IOPS"));
+	CHECK(svg && strstr(svg, "pass: 60 k IOPS"));
+	free(svg);
+	chart_free(&c);
+}
+
+TEST(bars_grouped_by_category)
+{
+	struct sb_err e;
+	struct chart c;
+	chart_init(&c, "reclaim", "GB per idle", CHART_BARS);
+	chart_axis_set(&c.x, "Idle (s)", false);
+	chart_axis_set(&c.y, "GB written in 1 min", false);
+	struct chart_series *a = chart_add_series(&c, "DUT", &e);
+	struct chart_series *b = chart_add_series(&c, "Other", &e);
+	CHECK(series_add(a, 0, 10, "5", &e) == 0);
+	CHECK(series_add(a, 1, 20, "10", &e) == 0);
+	CHECK(series_add(b, 0, 30, "10", &e) == 0);
+	CHECK(series_add(b, 1, 40, "60", &e) == 0);
+	CHECK(chart_write(&c, tmp(), &e) == 0);
+	char *dat = slurp("reclaim", "dat");
+	CHECK(strstr(dat, "\"5\"\t10\t?\n\"10\"\t20\t30\n\"60\"\t?\t40\n"));
+	free(dat);
+	CHECK(chart_render(tmp(), "reclaim", &e) == 0);
+	chart_free(&c);
+}
+
+TEST(refuses_what_it_cannot_draw)
+{
+	struct sb_err e;
+	struct chart c;
+	chart_init(&c, "empty", "Nothing", CHART_LINES);
+	CHECK(chart_write(&c, tmp(), &e) == -1);
+	CHECK(strstr(e.msg, "no points"));
+	struct chart_series *s = chart_add_series(&c, "s", &e);
+	CHECK(series_add(s, 1, 1, NULL, &e) == 0);
+	snprintf(c.name, sizeof(c.name), "../escape");
+	CHECK(chart_write(&c, tmp(), &e) == -1);
+	CHECK(strstr(e.msg, "not a plain file name"));
+	snprintf(c.name, sizeof(c.name), "ok");
+	CHECK(chart_write(&c, "/nonexistent/dir", &e) == -1);
+	CHECK(strstr(e.msg, "cannot create"));
+	chart_free(&c);
+}
+
+TEST(gnuplot_failures_are_reported)
+{
+	struct sb_err e;
+	char path[512];
+	snprintf(path, sizeof(path), "%s/broken.gp", tmp());
+	FILE *f = fopen(path, "w");
+	fputs("set terminal svg\nset output \"broken.svg\"\n"
+	      "plot \"no-such-file.dat\" using 1:2\n", f);
+	fclose(f);
+	CHECK(chart_render(tmp(), "broken", &e) == -1);
+	CHECK(strstr(e.msg, "gnuplot failed"));
+	CHECK(strstr(e.msg, "no-such-file.dat"));
+
+	setenv("SSDBENCH_GNUPLOT", "/nonexistent/gnuplot", 1);
+	CHECK(chart_render(tmp(), "lines1", &e) == -1);
+	CHECK(strstr(e.msg, "cannot run"));
+	unsetenv("SSDBENCH_GNUPLOT");
+}
+
+TEST(render_all_stops_at_the_first_failure)
+{
+	struct sb_err e;
+	struct chart c;
+	const char names[3][96] = { "all-a", "all-broken", "all-c" };
+	for (int i = 0; i < 3; i++) {
+		chart_init(&c, names[i], "t", CHART_LINES);
+		chart_axis_set(&c.x, "x", false);
+		chart_axis_set(&c.y, "y", false);
+		struct chart_series *s = chart_add_series(&c, "s", &e);
+		CHECK(series_add(s, 1, 2, NULL, &e) == 0);
+		CHECK(series_add(s, 2, 3, NULL, &e) == 0);
+		CHECK(chart_write(&c, tmp(), &e) == 0);
+		chart_free(&c);
+	}
+	CHECK(chart_render_all(tmp(), names, 3, 4, &e) == 0);
+	CHECK(file_size("all-c", "svg") > 0 && file_size("all-a", "png") > 0);
+	char path[512];
+	snprintf(path, sizeof(path), "%s/all-broken.gp", tmp());
+	FILE *f = fopen(path, "a");
+	fputs("plot \"missing.dat\" using 1:2\n", f);
+	fclose(f);
+	CHECK(chart_render_all(tmp(), names, 3, 1, &e) == -1);
+	CHECK(strstr(e.msg, "chart all-broken"));
+	CHECK(strstr(e.msg, "missing.dat"));
+}
+
+/* Runs last (constructors register in order): remove the temp dir. */
+TEST(zz_cleanup)
+{
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp());
+	CHECK(system(cmd) == 0);
+}
+
+CHECK_MAIN("chart")

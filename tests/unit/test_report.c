@@ -1,0 +1,636 @@
+/*
+ * The report of a full synthetic review (report_fixture.h) with two
+ * comparison devices, one from the same database and one from another:
+ * every chart the methodology lists is drawn, rendered and labelled, and
+ * what the charts and headlines say matches the numbers put in.
+ *
+ * With SSDBENCH_REPORT_FIXTURE=DIR set, the databases and reports are
+ * written into DIR and kept (the headless-browser test uses them).
+ */
+#include "check.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report/json_scan.h"
+#include "report/model.h"
+#include "report/report.h"
+#include "report_fixture.h"
+
+static char root[512];
+static bool keep;
+static struct rpt_run runs[3];
+static struct report_stats stats;
+static bool ready;
+
+static char *slurp_path(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	char *buf = malloc((size_t)n + 1);
+	size_t got = fread(buf, 1, (size_t)n, f);
+	buf[got] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static char *slurp(const char *sub, const char *name)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/%s/%s", root, sub, name);
+	return slurp_path(path);
+}
+
+static const char datasheet[] =
+	"# a made-up product brief\n"
+	"[spec]\n"
+	"model = Synthetic DUT\n"
+	"tolerance_pct = 5\n"
+	"rnd_read_iops = 350000   ; measured 367583 at QD64: pass\n"
+	"rnd_write_iops = 100000  ; measured 40000: fail\n"
+	"qos_read_qd1_p99_us = 500 ; the tail histogram's p99 is ~88 us\n";
+
+/* Build the databases once, load the runs, write both reports. */
+static bool setup(void)
+{
+	if (ready)
+		return true;
+	const char *env = getenv("SSDBENCH_REPORT_FIXTURE");
+	if (env && *env) {
+		snprintf(root, sizeof(root), "%s", env);
+		mkdir(root, 0755);
+		keep = true;
+	} else {
+		snprintf(root, sizeof(root), "/tmp/ssdbench-report.XXXXXX");
+		if (!mkdtemp(root))
+			return false;
+	}
+	char main_db[600], other_db[600], ds[600];
+	snprintf(main_db, sizeof(main_db), "%s/main.db", root);
+	snprintf(other_db, sizeof(other_db), "%s/other.db", root);
+	snprintf(ds, sizeof(ds), "%s/datasheet.ini", root);
+	unlink(main_db);
+	unlink(other_db);
+	struct sb_err e;
+	struct store *s;
+	if (store_open(main_db, &s, &e)) {
+		CHECK_FAIL("%s", e.msg);
+		return false;
+	}
+	int64_t dut = fx_suite_run(s, "sim:dut", 1.0);
+	int64_t slow = fx_suite_run(s, "sim:slow", 0.6);
+	store_close(s);
+	if (store_open(other_db, &s, &e)) {
+		CHECK_FAIL("%s", e.msg);
+		return false;
+	}
+	int64_t fast = fx_suite_run(s, "sim:fast", 1.4);
+	store_close(s);
+	FILE *f = fopen(ds, "w");
+	fputs(datasheet, f);
+	fclose(f);
+
+	if (rpt_run_load(&runs[0], main_db, dut, &e) ||
+	    rpt_run_load(&runs[1], main_db, slow, &e) ||
+	    rpt_run_load(&runs[2], other_db, fast, &e)) {
+		CHECK_FAIL("load: %s", e.msg);
+		return false;
+	}
+	rpt_labels_unique(runs, 3);
+
+	struct report_opts o;
+	char out[600], out_mib[600];
+	snprintf(out, sizeof(out), "%s/out", root);
+	snprintf(out_mib, sizeof(out_mib), "%s/out-mib", root);
+	report_opts_defaults(&o);
+	o.out_dir = out;
+	o.datasheet = ds;
+	o.clip_time_s = 20;
+	if (report_build(runs, 3, &o, &stats, &e)) {
+		CHECK_FAIL("report: %s", e.msg);
+		return false;
+	}
+	report_opts_defaults(&o);
+	o.out_dir = out_mib;
+	o.mib = true;
+	struct report_stats st2;
+	if (report_build(runs, 3, &o, &st2, &e)) {
+		CHECK_FAIL("report (MiB): %s", e.msg);
+		return false;
+	}
+	ready = true;
+	return true;
+}
+
+/* The chart whose name contains `part`; its stem in buf. */
+static bool find_chart(const char *sub, const char *part, char *buf,
+		       size_t len)
+{
+	char path[700];
+	snprintf(path, sizeof(path), "%s/%s", root, sub);
+	DIR *d = opendir(path);
+	if (!d)
+		return false;
+	bool found = false;
+	for (struct dirent *de; !found && (de = readdir(d));) {
+		size_t n = strlen(de->d_name);
+		if (n > 3 && !strcmp(de->d_name + n - 3, ".gp") &&
+		    strstr(de->d_name, part)) {
+			snprintf(buf, len, "%.*s", (int)(n - 3), de->d_name);
+			found = true;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+static char *chart_file(const char *sub, const char *part, const char *ext)
+{
+	char stem[256], name[300];
+	if (!find_chart(sub, part, stem, sizeof(stem)))
+		return NULL;
+	snprintf(name, sizeof(name), "%s.%s", stem, ext);
+	return slurp(sub, name);
+}
+
+static long fsize(const char *sub, const char *name)
+{
+	char path[1024];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/%s/%s", root, sub, name);
+	return stat(path, &st) ? -1 : (long)st.st_size;
+}
+
+/* The quoted value of `set LABEL "..."` in a script, or "" if absent. */
+static void gp_label(const char *gp, const char *which, char *buf, size_t len)
+{
+	char key[32];
+	buf[0] = '\0';
+	snprintf(key, sizeof(key), "set %s \"", which);
+	const char *p = strstr(gp, key);
+	if (!p)
+		return;
+	p += strlen(key);
+	size_t n = 0;
+	while (p[n] && p[n] != '"' && n + 1 < len)
+		n++;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+}
+
+TEST(every_chart_rendered_with_labelled_axes)
+{
+	CHECK(setup());
+	char path[700];
+	snprintf(path, sizeof(path), "%s/out", root);
+	DIR *d = opendir(path);
+	CHECK(d != NULL);
+	size_t charts = 0;
+	for (struct dirent *de; d && (de = readdir(d));) {
+		size_t n = strlen(de->d_name);
+		if (n < 4 || strcmp(de->d_name + n - 3, ".gp"))
+			continue;
+		charts++;
+		char stem[256], name[300], xl[200], yl[200];
+		snprintf(stem, sizeof(stem), "%.*s", (int)(n - 3), de->d_name);
+		char *gp = slurp("out", de->d_name);
+		gp_label(gp, "xlabel", xl, sizeof(xl));
+		gp_label(gp, "ylabel", yl, sizeof(yl));
+		if (!xl[0] || !yl[0])
+			CHECK_FAIL("%s: axis without a label", stem);
+		snprintf(name, sizeof(name), "%s.png", stem);
+		if (fsize("out", name) < 2000)
+			CHECK_FAIL("%s: PNG missing or tiny", name);
+		snprintf(name, sizeof(name), "%s.dat", stem);
+		if (fsize("out", name) < 50)
+			CHECK_FAIL("%s: no data", name);
+		snprintf(name, sizeof(name), "%s.svg", stem);
+		char *svg = slurp("out", name);
+		if (!svg || !strstr(svg, "<svg"))
+			CHECK_FAIL("%s: not an SVG", name);
+		else if (!strstr(svg, yl) || !strstr(svg, xl))
+			CHECK_FAIL("%s: axis labels not drawn", name);
+		free(svg);
+		free(gp);
+	}
+	if (d)
+		closedir(d);
+	CHECK_EQ_U64(charts, stats.charts);
+	/* fill 2 x 4 + 1, active range 1, sync 1, R/W ratio 5, reclaim 2,
+	   preconditioning 4, sweeps 2 x 3, tail 2, boot 1 */
+	CHECK_EQ_U64(charts, 31);
+	char *html = slurp("out", "index.html");
+	size_t imgs = 0;
+	for (const char *p = html; (p = strstr(p, "<img src=\"")); p++)
+		imgs++;
+	CHECK_EQ_U64(imgs, stats.charts);
+	free(html);
+}
+
+TEST(every_methodology_chart_is_there)
+{
+	CHECK(setup());
+	static const char *const parts[] = {
+		"fill-pass1-bw-written", "fill-pass1-bw-time",
+		"fill-pass1-lat-time", "fill-pass2-bw-written",
+		"fill-pass1-mean", "fill-pass1-p1",
+		"active_range-iops-span", "sync_write-sync",
+		"rw_ratio-per-qd-0", "rw_ratio-per-qd-2", "rw_ratio-weighted",
+		"rw_ratio-score", "reclaim-written-per-idle",
+		"reclaim-bw-per-idle", "seq_precond-precond-time",
+		"seq_precond-precond-dw", "seq_precond-precond-lat-time",
+		"seq_precond-precond-lat-dw",
+		"rnd_sweeps-RND_4_KiB_read-2in1.gp",
+		"rnd_sweeps-RND_4_KiB_read-2in1-all",
+		"rnd_sweeps-RND_4_KiB_write-2in1.gp",
+		"rnd_sweeps-RND_4_KiB_read-consistency",
+		"tail_latency-mix_100_qd_1-nines", "tail_latency-mix_0_qd_1-nines",
+		"boot-score",
+	};
+	/* Each workload drawn once: no pass 3 of a two-pass fill. */
+	char none[256];
+	CHECK(!find_chart("out", "fill-pass3", none, sizeof(none)));
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		char stem[256];
+		if (!find_chart("out", parts[i], stem, sizeof(stem)))
+			CHECK_FAIL("no chart named like %s", parts[i]);
+	}
+}
+
+/* Rows "label<TAB>value" of a one-series bar chart, in file order. */
+static int bar_rows(const char *dat, char labels[][64], double *v, int max)
+{
+	int n = 0;
+	for (const char *p = dat; *p && n < max;) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		if (p[0] == '"') {
+			const char *q = strchr(p + 1, '"');
+			snprintf(labels[n], 64, "%.*s", (int)(q - p - 1), p + 1);
+			v[n] = strtod(q + 1, NULL);
+			n++;
+		}
+		p += len + (eol ? 1 : 0);
+	}
+	return n;
+}
+
+static void check_ranking(const char *part, double dut, double tol)
+{
+	char *dat = chart_file("out", part, "dat");
+	char l[8][64];
+	double v[8];
+	CHECK(dat != NULL);
+	if (!dat)
+		return;
+	int n = bar_rows(dat, l, v, 8);
+	CHECK(n == 3);
+	CHECK_EQ_STR(l[0], "sim:fast");
+	CHECK_EQ_STR(l[1], "sim:dut");
+	CHECK_EQ_STR(l[2], "sim:slow");
+	CHECK_REL(v[0], dut * 1.4, tol);
+	CHECK_REL(v[1], dut, tol);
+	CHECK_REL(v[2], dut * 0.6, tol);
+	free(dat);
+}
+
+TEST(rankings_sorted_with_known_values)
+{
+	CHECK(setup());
+	/* Fill pass 1: 200 x 5000 and 400 x 1500 MB/s, mean 2666.67. */
+	check_ranking("fill-pass1-mean", (200 * 5000.0 + 400 * 1500.0) / 600,
+		      1e-6);
+	/* 1st percentile: the low level's lower ripple, 1500 x 0.99. */
+	check_ranking("fill-pass1-p1", 1485, 1e-6);
+	check_ranking("sync_write-sync", 40, 1e-6);
+	/* Weighted at 50 % read: .8(150+20) + .15(150+40) + .05(150+80). */
+	check_ranking("rw_ratio-score", 176, 1e-6);
+	check_ranking("boot-score", 80000, 1e-9);
+	char *gp = chart_file("out", "boot-score", "gp");
+	CHECK(gp && strstr(gp, "first 60000"));
+	free(gp);
+}
+
+TEST(fill_overlay_points_exact)
+{
+	CHECK(setup());
+	char *dat = chart_file("out", "fill-pass1-bw-written", "dat");
+	CHECK(dat != NULL);
+	if (!dat)
+		return;
+	/* Block 0 is the DUT: x = GB written so far, y = MB/s. */
+	double x1, y1, x2, y2;
+	const char *p = strstr(dat, "# index 0");
+	p = p ? strchr(p, '\n') : NULL;
+	CHECK(p && sscanf(p, "%lf %lf %lf %lf", &x1, &y1, &x2, &y2) == 4);
+	CHECK_REL(x1, 0.495, 1e-9);	/* 4950 MB/s for 0.1 s */
+	CHECK_REL(y1, 4950, 1e-9);
+	CHECK_REL(x2, 0.495 + 0.505, 1e-9);
+	CHECK_REL(y2, 5050, 1e-9);
+	CHECK(strstr(dat, "# index 2: \"sim:fast\""));
+	free(dat);
+	char *gp = chart_file("out", "fill-pass1-bw-written", "gp");
+	CHECK(gp && strstr(gp, "set xlabel \"Written (GB)\""));
+	CHECK(gp && strstr(gp, "set ylabel \"Bandwidth (MB/s)\""));
+	free(gp);
+	/* The MiB/s report divides by 2^20 and labels so. */
+	dat = chart_file("out-mib", "fill-pass1-mean", "dat");
+	char l[8][64];
+	double v[8];
+	CHECK(dat && bar_rows(dat, l, v, 8) == 3);
+	CHECK_REL(v[1], 2666.6666666 * 1e6 / 1048576, 1e-6);
+	free(dat);
+	gp = chart_file("out-mib", "fill-pass1-bw-time", "gp");
+	CHECK(gp && strstr(gp, "Bandwidth (MiB/s)"));
+	free(gp);
+}
+
+TEST(headline_from_the_fill_analysis)
+{
+	CHECK(setup());
+	char *html = slurp("out", "index.html");
+	const char *p = html ? strstr(html, "Pass 1: SLC cache ") : NULL;
+	CHECK(p != NULL);
+	if (p) {
+		double gb = strtod(p + strlen("Pass 1: SLC cache "), NULL);
+		CHECK_REL(gb, 100, 0.03);
+	}
+	CHECK(html && strstr(html, "Weighted low-QD score (mean over the mixed "
+			     "ratios): 176 MB/s."));
+	CHECK(html && strstr(html, "Score 80.0 k IOPS: passes the 60000"));
+	CHECK(html && strstr(html, "1st percentile 1485 MB/s, minimum 1485 MB/s"));
+	/* Quoted from the suite's findings, not re-derived. */
+	CHECK(html && strstr(html, "Steady state (fio slope rule) after 25 s, "
+			     "0.03 drive writes, at 2000 MB/s. No recurring "
+			     "bursts."));
+	free(html);
+}
+
+TEST(reclaim_written_per_idle)
+{
+	CHECK(setup());
+	char *dat = chart_file("out", "reclaim-written-per-idle", "dat");
+	CHECK(dat != NULL);
+	if (!dat)
+		return;
+	static const int idles[] = { 5, 30, 120 };
+	for (int i = 0; i < 3; i++) {
+		double v[600];
+		size_t hi = (size_t)(idles[i] < 50 ? idles[i] : 50) * 2;
+		size_t n = fx_two_level(v, hi, 5000, 600 - hi, 1500);
+		double gb = 0;
+		for (size_t k = 0; k < n; k++)
+			gb += (double)llround(v[k] * FX_MB / 10) / 1e9;
+		char row[32];
+		snprintf(row, sizeof(row), "\"%ds\"\t", idles[i]);
+		const char *p = strstr(dat, row);
+		CHECK(p != NULL);
+		if (p)
+			CHECK_REL(strtod(p + strlen(row), NULL), gb, 1e-9);
+	}
+	free(dat);
+}
+
+static double max_y(const char *dat)
+{
+	double m = 0;
+	for (const char *p = dat; *p;) {
+		const char *eol = strchr(p, '\n');
+		double x, y;
+		if (p[0] != '#' && sscanf(p, "%lf %lf", &x, &y) == 2 && y > m)
+			m = y;
+		if (!eol)
+			break;
+		p = eol + 1;
+	}
+	return m;
+}
+
+TEST(two_in_one_drops_points_over_1ms)
+{
+	CHECK(setup());
+	char stem[256];
+	CHECK(find_chart("out", "RND_4_KiB_write-2in1-all", stem, sizeof(stem)));
+	char *all = chart_file("out", "RND_4_KiB_write-2in1-all", "dat");
+	char *gp = chart_file("out", "RND_4_KiB_write-2in1-all", "gp");
+	CHECK(all && max_y(all) > 1000);	/* write QD64: 1.6 ms */
+	CHECK(gp && strstr(gp, "set logscale y 10"));
+	free(all);
+	free(gp);
+	/* The clipped chart is the one whose name ends in -2in1. */
+	char path[700];
+	snprintf(path, sizeof(path), "%s/out", root);
+	DIR *d = opendir(path);
+	bool seen = false;
+	for (struct dirent *de; d && (de = readdir(d));) {
+		if (!strstr(de->d_name, "RND_4_KiB_write-2in1.dat"))
+			continue;
+		seen = true;
+		char *dat = slurp("out", de->d_name);
+		CHECK(dat && max_y(dat) > 0 && max_y(dat) <= 1000);
+		free(dat);
+	}
+	if (d)
+		closedir(d);
+	CHECK(seen);
+}
+
+TEST(consistency_fixed_scale_and_value)
+{
+	CHECK(setup());
+	char *gp = chart_file("out", "RND_4_KiB_read-consistency", "gp");
+	char *dat = chart_file("out", "RND_4_KiB_read-consistency", "dat");
+	CHECK(gp && strstr(gp, "set yrange [0:110]"));
+	/* Samples alternate at 0.98 and 1.02 of the mean: 98 %. */
+	double x, y;
+	const char *p = dat ? strstr(dat, "# index 0") : NULL;
+	p = p ? strchr(p, '\n') : NULL;
+	CHECK(p && sscanf(p, "%lf %lf", &x, &y) == 2);
+	CHECK(x == 1);
+	CHECK_REL(y, 98, 1e-3);
+	free(gp);
+	free(dat);
+}
+
+TEST(nines_chart_is_the_histogram)
+{
+	CHECK(setup());
+	char *dat = chart_file("out", "tail_latency-mix_100_qd_1-nines", "dat");
+	char *gp = chart_file("out", "tail_latency-mix_100_qd_1-nines", "gp");
+	CHECK(dat && gp);
+	if (!dat || !gp)
+		return;
+	CHECK(strstr(gp, "set xrange [1:10000]"));
+	CHECK(strstr(gp, "set logscale x 10"));
+	CHECK(strstr(gp, "sim:dut read (12.0 k IOPS)"));
+	/* 12000 IOPS for 30 s: 360000 latencies in the histogram. */
+	const uint64_t n = 360000;
+	struct lat_hist *h = hist_new();
+	fx_hist(h, n, 80);
+	const char *p = strstr(dat, "# index 0");
+	p = p ? strchr(p, '\n') + 1 : dat;
+	int i = 0, bad = 0;
+	for (; *p && *p != '\n'; i++) {
+		double x, y;
+		if (sscanf(p, "%lf %lf", &x, &y) != 2)
+			break;
+		double want_p = rpt_grid_percentile(i);
+		double want_x = i ? (double)hist_percentile(h, want_p) / 1000
+				  : (double)h->min / 1000;
+		if (fabs(y - want_p) > 1e-9 * 100 ||
+		    fabs(x - want_x) > 1e-9 * want_x)
+			bad++;
+		p = strchr(p, '\n') + 1;
+	}
+	CHECK(bad == 0);
+	/* 360000 I/Os support 5.56 nines: no point past 99.9997 %. */
+	CHECK(i == (int)floor(log10((double)n) * RPT_GRID_STEPS) + 1);
+	CHECK(i < RPT_GRID_N);
+	hist_free(h);
+	free(dat);
+	free(gp);
+}
+
+TEST(datasheet_pass_and_fail)
+{
+	CHECK(setup());
+	char *html = slurp("out", "index.html");
+	const char *t = html ? strstr(html, "id=\"datasheet\"") : NULL;
+	CHECK(t != NULL);
+	if (!t) {
+		free(html);
+		return;
+	}
+	const char *r = strstr(t, "rnd_read_iops");
+	const char *w = strstr(t, "rnd_write_iops");
+	const char *q = strstr(t, "qos_read_qd1_p99_us");
+	CHECK(r && w && q);
+	if (r && w && q) {
+		const char *rp = strstr(r, "class=\"pass\"");
+		const char *wf = strstr(w, "class=\"fail\"");
+		const char *qp = strstr(q, "class=\"pass\"");
+		CHECK(rp && rp < w);
+		CHECK(wf && wf < q);
+		CHECK(qp != NULL);
+	}
+	CHECK(strstr(html, "2 of 3 measured datasheet figures pass"));
+	free(html);
+}
+
+TEST(datasheet_errors_say_where)
+{
+	char path[600];
+	CHECK(setup());
+	snprintf(path, sizeof(path), "%s/bad.ini", root);
+	FILE *f = fopen(path, "w");
+	fputs("[spec]\nseq_read_mbps = 7000\nwarp_speed = 9\n", f);
+	fclose(f);
+	struct report_opts o;
+	struct sb_err e;
+	char out[600];
+	snprintf(out, sizeof(out), "%s/out-bad", root);
+	report_opts_defaults(&o);
+	o.out_dir = out;
+	o.datasheet = path;
+	CHECK(report_build(runs, 1, &o, NULL, &e) == -1);
+	CHECK(strstr(e.msg, "bad.ini:3"));
+	CHECK(strstr(e.msg, "warp_speed"));
+	f = fopen(path, "w");
+	fputs("seq_read_mbps = fast\n", f);
+	fclose(f);
+	CHECK(report_build(runs, 1, &o, NULL, &e) == -1);
+	CHECK(strstr(e.msg, "bad.ini:1") && strstr(e.msg, "'fast'"));
+}
+
+TEST(tables_of_platform_and_devices)
+{
+	CHECK(setup());
+	char *html = slurp("out", "index.html");
+	CHECK(html && strstr(html, "<td>Test CPU</td>"));
+	CHECK(html && strstr(html, "<td>n/a (simulated)</td>"));
+	CHECK(html && strstr(html, "<td>2000000000000</td>"));
+	CHECK(html && strstr(html, "purge.purge_method"));
+	/* Standard deviations and QoS per QD of the sweeps. */
+	CHECK(html && strstr(html, "Std dev (100 ms)"));
+	CHECK(html && strstr(html, "p99.9999"));
+	free(html);
+}
+
+static int count_member(void *ctx, const struct json_member *m)
+{
+	(*(int *)ctx)++;
+	return m->kind == JK_NULL;	/* stop at a null */
+}
+
+TEST(json_scan_reads_top_level_only)
+{
+	const char *j = "{\"a\": 1.5, \"s\": \"x\\\"y\\u00e9\", \"o\": {\"a\": 2},"
+			" \"l\": [1, {\"b\": []}], \"t\": true, \"n\": null,"
+			" \"z\": 3}";
+	double v;
+	char buf[64];
+	struct json_member m;
+	CHECK(json_get_number(j, "a", &v) && v == 1.5);
+	CHECK(json_get_text(j, "s", buf, sizeof(buf)));
+	CHECK_EQ_STR(buf, "x\"y\xc3\xa9");
+	CHECK(json_get_member(j, "o", &m) && m.kind == JK_OBJECT);
+	CHECK_EQ_STR(m.value, "{\"a\": 2}");
+	CHECK(json_get_member(j, "l", &m) && m.kind == JK_ARRAY);
+	CHECK(json_get_number(j, "z", &v) && v == 3);
+	CHECK(!json_get_number(j, "s", &v));
+	CHECK(!json_get_member(j, "b", &m));	/* nested keys are not top */
+	int n = 0;
+	CHECK(json_scan_object(j, count_member, &n) == 0);
+	CHECK(n == 6);
+	CHECK(json_scan_object("{\"a\": 1,}", count_member, &n) == -1);
+	CHECK(json_scan_object("{\"a\" 1}", count_member, &n) == -1);
+	CHECK(json_scan_object("[1]", count_member, &n) == -1);
+	CHECK(json_scan_object("{\"a\": [1, 2}", count_member, &n) == -1);
+	CHECK(json_scan_object("{\"a\": tru}", count_member, &n) == -1);
+	CHECK(!json_get_member(NULL, "a", &m));
+}
+
+TEST(spec_from_names_and_json)
+{
+	struct rpt_spec s;
+	rpt_spec_parse(&s, NULL, "randwrite 4KiB QD32x1 70% read");
+	CHECK_EQ_STR(s.pattern, "rand");
+	CHECK(s.bs == 4096 && s.qd == 32 && s.read_pct == 70);
+	rpt_spec_parse(&s, "{\"rw\":\"write\",\"read_pct\":0,\"bs\":131072,"
+			   "\"qd\":8}", "job");
+	CHECK_EQ_STR(s.pattern, "seq");
+	CHECK(s.bs == 131072 && s.qd == 8 && s.read_pct == 0);
+}
+
+TEST(labels_made_unique)
+{
+	struct rpt_run r[3];
+	memset(r, 0, sizeof(r));
+	for (int i = 0; i < 3; i++) {
+		snprintf(r[i].label, sizeof(r[i].label), "disk");
+		r[i].id = i == 2 ? 2 : i + 1;
+		snprintf(r[i].source, sizeof(r[i].source), "/x/db%d.db", i);
+	}
+	rpt_labels_unique(r, 3);
+	CHECK_EQ_STR(r[0].label, "disk");
+	CHECK_EQ_STR(r[1].label, "disk #2");
+	CHECK_EQ_STR(r[2].label, "disk #2 db2.db");
+}
+
+TEST(zz_cleanup)
+{
+	for (int i = 0; i < 3; i++)
+		rpt_run_free(&runs[i]);
+	if (keep || !root[0])
+		return;
+	char cmd[700];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	CHECK(system(cmd) == 0);
+}
+
+CHECK_MAIN("report")
