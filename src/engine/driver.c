@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "engine/agenda.h"
 #include "engine/internal.h"
 
 static int create_queue(struct driver *d, struct backend_queue **q, struct sb_err *e)
@@ -65,14 +66,19 @@ static void finish_jobs(struct driver *d)
  * waits when the collector is IVL_RING intervals behind, and the collector
  * needs interval i of every job of a workload; lockstep guarantees that a
  * job waiting for room never holds back an interval the collector needs.
+ * d->boundary is a lower bound of the jobs' next boundaries, so the scan
+ * over the jobs runs once per interval, not once per completion.
  */
 static void advance_intervals(struct driver *d, uint64_t t)
 {
+	if (d->boundary >= t)
+		return;
 	for (;;) {
 		uint64_t b = UINT64_MAX;
 		for (uint32_t i = 0; i < d->njobs; i++)
 			if (!d->jobs[i]->done && d->jobs[i]->next_boundary < b)
 				b = d->jobs[i]->next_boundary;
+		d->boundary = b;
 		if (b >= t)
 			return;
 		for (uint32_t i = 0; i < d->njobs; i++)
@@ -81,25 +87,79 @@ static void advance_intervals(struct driver *d, uint64_t t)
 	}
 }
 
+/* A workload of the driver: its jobs are d->jobs[first, first + n). */
+struct watch {
+	struct wl_state *wl;
+	uint32_t first, n;
+	bool seen;		/* its stop was seen: its jobs were told */
+};
+
+/* The driver's workloads, in order; returns how many (at most njobs). */
+static uint32_t watch_init(const struct driver *d, struct watch *w)
+{
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < d->njobs; i++) {
+		if (k && w[k - 1].wl == d->jobs[i]->wl) {
+			w[k - 1].n++;
+			continue;
+		}
+		w[k++] = (struct watch){ .wl = d->jobs[i]->wl, .first = i, .n = 1 };
+	}
+	return k;
+}
+
+/*
+ * Put the jobs of workloads told to stop (or of every workload on an
+ * abort) on the agenda, once; returns the earliest stop time still ahead.
+ */
+static uint64_t watch_stops(struct watch *w, uint32_t nw, struct agenda *ag,
+			    bool abort, uint64_t now)
+{
+	uint64_t next = UINT64_MAX;
+	for (uint32_t i = 0; i < nw; i++) {
+		struct wl_state *wl = w[i].wl;
+		if (w[i].seen)
+			continue;
+		if (abort || now >= wl->stop_at ||
+		    atomic_load_explicit(&wl->stop, memory_order_relaxed)) {
+			w[i].seen = true;
+			for (uint32_t k = 0; k < w[i].n; k++)
+				agenda_mark(ag, w[i].first + k);
+		} else if (wl->stop_at < next) {
+			next = wl->stop_at;
+		}
+	}
+	return next;
+}
+
 static void drive(struct driver *d, struct backend_queue *q, struct io_req *reqs,
-		  struct io_cpl *cpls, uint32_t cap)
+		  struct io_cpl *cpls, uint32_t cap, struct agenda *ag,
+		  uint32_t *order, struct watch *watch)
 {
 	struct run *r = d->run;
 	const struct backend_ops *ops = r->ops;
 	struct sb_err e;
+	uint32_t inflight = 0, active = 0, nwatch = watch_init(d, watch);
+	for (uint32_t i = 0; i < d->njobs; i++)
+		active += !d->jobs[i]->done;
 	for (;;) {
 		uint64_t now = ops->now(r->target);
 		advance_intervals(d, now);
-		uint32_t n = 0, inflight = 0, active = 0;
-		uint64_t deadline = UINT64_MAX;
-		for (uint32_t i = 0; i < d->njobs; i++) {
-			struct job *j = d->jobs[i];
-			n += job_prepare(j, now, reqs + n);
-			inflight += j->inflight;
-			active += !j->done;
-			uint64_t jd = job_deadline(j);
-			if (jd < deadline)
-				deadline = jd;
+		agenda_expire(ag, now);
+		bool abort = atomic_load_explicit(&r->abort, memory_order_relaxed);
+		uint64_t deadline = watch_stops(watch, nwatch, ag, abort, now);
+		uint32_t n = 0, k = agenda_take(ag, order);
+		for (uint32_t o = 0; o < k; o++) {
+			struct job *j = d->jobs[order[o]];
+			bool was_done = j->done;
+			uint32_t got = job_prepare(j, now, reqs + n);
+			n += got;
+			inflight += got;
+			active -= !was_done && j->done;
+			if (!j->done && !j->stopping && j->blocked_until)
+				agenda_timer(ag, order[o], j->blocked_until);
+			else
+				agenda_cancel(ag, order[o]);
 		}
 		if (n && ops->submit(q, reqs, n, &e)) {
 			run_fail(r, &e);
@@ -107,6 +167,11 @@ static void drive(struct driver *d, struct backend_queue *q, struct io_req *reqs
 		}
 		if (!active)
 			return;
+		/* Just past the boundary, so that the interval closes. */
+		if (d->boundary != UINT64_MAX && d->boundary + 1 < deadline)
+			deadline = d->boundary + 1;
+		if (agenda_next(ag) < deadline)
+			deadline = agenda_next(ag);
 		if (!inflight) {
 			/* Rate-limited or between intervals: nothing outstanding. */
 			if (deadline > now && deadline != UINT64_MAX)
@@ -122,13 +187,17 @@ static void drive(struct driver *d, struct backend_queue *q, struct io_req *reqs
 			run_fail(r, &e);
 			return;
 		}
+		inflight -= (uint32_t)got;
 		/* A backend that does not stamp: one clock read for the batch. */
 		uint64_t t_reap = got && !cpls[0].t_done_ns ? ops->now(r->target) : 0;
+		uint32_t first = d->jobs[0]->gindex;
 		for (int i = 0; i < got; i++) {
 			if (!cpls[i].t_done_ns)
 				cpls[i].t_done_ns = t_reap;
 			advance_intervals(d, cpls[i].t_done_ns);
-			job_complete(r->jobs[cpls[i].user_data >> 32], &cpls[i]);
+			uint32_t gi = (uint32_t)(cpls[i].user_data >> 32);
+			job_complete(r->jobs[gi], &cpls[i]);
+			agenda_mark(ag, gi - first);
 		}
 	}
 }
@@ -144,7 +213,10 @@ void *driver_main(void *arg)
 		cap += d->jobs[i]->qd;
 	struct io_req *reqs = calloc(cap, sizeof *reqs);
 	struct io_cpl *cpls = calloc(cap, sizeof *cpls);
-	bool ok = reqs && cpls;
+	uint32_t *order = calloc(d->njobs, sizeof *order);
+	struct watch *watch = calloc(d->njobs, sizeof *watch);
+	struct agenda ag = { 0 };
+	bool ok = reqs && cpls && order && watch && !agenda_init(&ag, d->njobs);
 	if (!ok) {
 		sb_errf(&e, "out of memory");
 		run_fail(r, &e);
@@ -154,11 +226,15 @@ void *driver_main(void *arg)
 	}
 	if (wait_for_go(r, ok, ok ? r->ops->queue_mode(q) : "") &&
 	    !(fluid_eligible(d) && fluid_drive(d, q)))
-		drive(d, q, reqs, cpls, cap);
+		drive(d, q, reqs, cpls, cap, &ag, order, watch);
 	finish_jobs(d);
 	if (q)
 		r->ops->queue_destroy(q);
+	if (ag.ready)
+		agenda_free(&ag);
 	free(reqs);
 	free(cpls);
+	free(order);
+	free(watch);
 	return NULL;
 }

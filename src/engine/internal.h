@@ -146,8 +146,6 @@ void job_start(struct job *j, uint64_t t0);
 /* Fill up to j->nfree requests at backend time `now`; returns how many. */
 uint32_t job_prepare(struct job *j, uint64_t now, struct io_req *out);
 void job_complete(struct job *j, const struct io_cpl *c);
-/* Earliest backend time the job needs the driver back. */
-uint64_t job_deadline(const struct job *j);
 /* Publish the job's final interval (non-blocking) and mark it done. */
 void job_finish(struct job *j);
 void job_fill_buffers(struct job *j);
@@ -158,6 +156,7 @@ struct driver {
 	struct run *run;
 	struct job **jobs;
 	uint32_t njobs;
+	uint64_t boundary;	/* at most the jobs' earliest next_boundary */
 	pthread_t thread;
 	bool started;
 };

@@ -288,16 +288,3 @@ void job_finish(struct job *j)
 	run_publish(j->wl->run, j);
 	j->done = true;
 }
-
-uint64_t job_deadline(const struct job *j)
-{
-	if (j->done)
-		return UINT64_MAX;
-	/* Just past the boundary, so that the interval closes. */
-	uint64_t d = j->next_boundary + 1;
-	if (!j->stopping && j->wl->stop_at < d)
-		d = j->wl->stop_at;
-	if (!j->stopping && j->blocked_until && j->blocked_until < d)
-		d = j->blocked_until;
-	return d;
-}
