@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/rng.h"
+#include "engine/agenda.h"
 #include "engine/engine.h"
 #include "engine/offsets.h"
 #include "vt_backend.h"
@@ -259,6 +261,146 @@ TEST(vt_two_workloads_rate_limit_and_mix)
 	engine_result_free(&res);
 	free(seen);
 	free(st);
+}
+
+/*
+ * The boot search's shape on one single-queue driver: 256 QD1 readers, a
+ * rate-limited writer with fsyncs and a rate-limited trimmer.  Every
+ * reader must run its exact closed loop (the driver prepares only the jobs
+ * that can have work, so a job it forgets would show here), and the three
+ * workloads must share one interval grid.
+ */
+TEST(vt_many_jobs_exact_counts_one_grid)
+{
+	enum { READERS = 256 };
+	struct vt_state *st = vt_new(1ull << 30);
+	struct workload w[3];
+	workload_defaults(&w[0]);
+	w[0].pattern = PATTERN_RAND;
+	w[0].bs = 32768;
+	w[0].jobs = READERS;
+	w[0].seed = 11;
+	workload_defaults(&w[1]);
+	w[1].pattern = PATTERN_RAND;
+	w[1].read_pct = 0;
+	w[1].bs = 128 << 10;
+	w[1].rate = 15 << 20;
+	w[1].fsync_every = 1 << 20;	/* every 8 writes */
+	w[1].seed = 12;
+	workload_defaults(&w[2]);
+	w[2].pattern = PATTERN_RAND;
+	w[2].trim_pct = 100;
+	w[2].bs = 128 << 10;
+	w[2].rate = 5 << 20;
+	w[2].seed = 13;
+	for (int i = 0; i < 3; i++)
+		w[i].stop_time_ns = 1000 * MS;
+	struct seen *seen = calloc(1, sizeof *seen);
+	struct engine_result res;
+	struct sb_err e;
+	CHECK(vt_run(st, w, 3, seen, &res, &e) == 0);
+	/* Each reader: 1 s at 100 us per I/O, exactly 10000 I/Os. */
+	const struct workload_result *r = &res.wl[0];
+	CHECK_EQ_U64(r->ios[DIR_READ], READERS * 10000ull);
+	CHECK_EQ_U64(st->by_op[IO_READ], READERS * 10000ull);
+	CHECK_EQ_U64(r->hist[DIR_READ]->count, r->ios[DIR_READ]);
+	CHECK_EQ_U64(r->hist[DIR_READ]->max, 100 * US);
+	CHECK_EQ_U64(r->measured_ns, 1000 * MS);
+	/* Never more in flight than the queues: 256 + 1 + 1. */
+	CHECK(st->max_inflight <= READERS + 2);
+	/* 15 MiB/s and 5 MiB/s for 1 s, within one block of the bucket. */
+	uint64_t wb = res.wl[1].bytes[DIR_WRITE], tb = res.wl[2].bytes[DIR_TRIM];
+	CHECK(wb >= (15u << 20) - (128u << 10) && wb <= (15u << 20) + (128u << 10));
+	CHECK(tb >= (5u << 20) - (128u << 10) && tb <= (5u << 20) + (128u << 10));
+	/* An fsync after every 8 writes (the last 8 may be cut by the stop). */
+	uint64_t writes = st->by_op[IO_WRITE];
+	CHECK(st->by_op[IO_FSYNC] == writes / 8 || st->by_op[IO_FSYNC] + 1 == writes / 8);
+	CHECK_EQ_U64(res.wl[1].ios[DIR_READ] + res.wl[2].ios[DIR_READ], 0);
+	/* One grid: ten 100 ms intervals per workload, the readers' each
+	   holding 100 ms of every reader. */
+	uint32_t per[3] = { 0, 0, 0 };
+	for (uint32_t i = 0; i < seen->n; i++) {
+		const struct interval_sample *smp = &seen->s[i];
+		CHECK(smp->workload < 3);
+		if (smp->workload >= 3)
+			continue;
+		CHECK_EQ_U64(smp->index, per[smp->workload]);
+		CHECK_EQ_U64(smp->t_start_ns, smp->index * 100 * MS);
+		if (smp->workload == 0) {
+			CHECK_EQ_U64(smp->dir[DIR_READ].ios, READERS * 1000ull);
+			CHECK_EQ_U64(smp->dir[DIR_READ].lat_p50_ns, 100 * US);
+		}
+		per[smp->workload]++;
+	}
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ_U64(per[i], 10);
+	uint64_t b[DIR_COUNT], n[DIR_COUNT];
+	sum_samples(seen, 0, b, n);
+	CHECK_EQ_U64(n[DIR_READ], r->ios[DIR_READ]);
+	sum_samples(seen, 1, b, n);
+	CHECK_EQ_U64(b[DIR_WRITE], wb);
+	engine_result_free(&res);
+	free(seen);
+	free(st);
+}
+
+/* The driver's agenda against a plain array doing the same by brute force. */
+TEST(agenda_matches_brute_force)
+{
+	enum { N = 97 };
+	struct agenda a;
+	CHECK(agenda_init(&a, N) == 0);
+	uint32_t out[N];
+	/* Everyone starts ready, ascending. */
+	CHECK_EQ_U64(agenda_take(&a, out), N);
+	for (uint32_t i = 0; i < N; i++)
+		CHECK_EQ_U64(out[i], i);
+	CHECK_EQ_U64(agenda_take(&a, out), 0);
+	uint64_t ref[N];	/* timer per job, UINT64_MAX none */
+	for (uint32_t i = 0; i < N; i++)
+		ref[i] = UINT64_MAX;
+	uint64_t x = 42, now = 0;
+	for (int step = 0; step < 20000; step++) {
+		uint64_t r = splitmix64(&x);
+		uint32_t i = (uint32_t)(r % N);
+		switch ((r >> 32) % 4) {
+		case 0:
+		case 1:	/* set or move a timer; ties on purpose */
+			ref[i] = now + (r >> 40) % 64;
+			agenda_timer(&a, i, ref[i]);
+			break;
+		case 2:
+			ref[i] = UINT64_MAX;
+			agenda_cancel(&a, i);
+			break;
+		default: {	/* time passes: due jobs become ready, ascending */
+			now += (r >> 40) % 16;
+			uint64_t next = UINT64_MAX;
+			for (uint32_t k = 0; k < N; k++)
+				if (ref[k] < next)
+					next = ref[k];
+			CHECK_EQ_U64(agenda_next(&a), next);
+			agenda_expire(&a, now);
+			uint32_t got = agenda_take(&a, out), want = 0;
+			for (uint32_t k = 0; k < N; k++) {
+				if (ref[k] > now)
+					continue;
+				ref[k] = UINT64_MAX;
+				CHECK(want < got && out[want] == k);
+				want++;
+			}
+			CHECK_EQ_U64(got, want);
+		}
+		}
+	}
+	/* Marks are taken once each, ascending, whatever their order. */
+	agenda_mark(&a, 5);
+	agenda_mark(&a, 2);
+	agenda_mark(&a, 5);
+	agenda_mark(&a, 90);
+	CHECK_EQ_U64(agenda_take(&a, out), 3);
+	CHECK(out[0] == 2 && out[1] == 5 && out[2] == 90);
+	agenda_free(&a);
 }
 
 TEST(vt_hook_stops_a_workload)

@@ -32,6 +32,7 @@ struct vt_state {
 	struct vt_io fly[VT_MAX_INFLIGHT];
 	uint32_t nfly;
 	uint64_t submitted;
+	uint64_t by_op[4];		/* submitted, per enum io_op */
 	/* log of submitted reads/writes/trims */
 	struct vt_io log[VT_MAX_LOG];
 	uint64_t stamps[VT_MAX_LOG];	/* first stamp of each write */
@@ -100,6 +101,7 @@ static int vt_submit(struct backend_queue *q, const struct io_req *r, uint32_t n
 		io->len = r[i].len;
 		io->op = r[i].op;
 		s->submitted++;
+		s->by_op[r[i].op & 3]++;
 		if (r[i].op != IO_FSYNC && s->nlog < VT_MAX_LOG) {
 			s->log[s->nlog] = *io;
 			if (r[i].op == IO_WRITE)
