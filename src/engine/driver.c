@@ -81,9 +81,7 @@ static void advance_intervals(struct driver *d, uint64_t t)
 		d->boundary = b;
 		if (b >= t)
 			return;
-		for (uint32_t i = 0; i < d->njobs; i++)
-			if (!d->jobs[i]->done && d->jobs[i]->next_boundary == b)
-				run_publish(d->run, d->jobs[i]);
+		run_publish_at(d->run, d->jobs, d->njobs, b);
 	}
 }
 

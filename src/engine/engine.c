@@ -84,6 +84,20 @@ void run_fail(struct run *r, const struct sb_err *e)
 	pthread_mutex_unlock(&r->mu);
 }
 
+/* The job moves on to its next interval's buffer (after a handover). */
+static void next_buffer(struct run *r, struct job *j)
+{
+	struct ivl_buf *b = &j->ring[j->head % IVL_RING];
+	for (int d = 0; d < DIR_COUNT; d++) {
+		if (b->hist[d])
+			hist_reset(b->hist[d]);
+		b->bytes[d] = b->ios[d] = 0;
+	}
+	b->last = false;
+	j->cur_index++;
+	j->next_boundary += r->interval;
+}
+
 void run_publish(struct run *r, struct job *j)
 {
 	struct ivl_buf *b = &j->ring[j->head % IVL_RING];
@@ -95,17 +109,32 @@ void run_publish(struct run *r, struct job *j)
 	while (!last && j->head - j->tail >= IVL_RING)
 		pthread_cond_wait(&r->cv, &r->mu);
 	pthread_mutex_unlock(&r->mu);
-	if (last)
-		return;
-	b = &j->ring[j->head % IVL_RING];
-	for (int d = 0; d < DIR_COUNT; d++) {
-		if (b->hist[d])
-			hist_reset(b->hist[d]);
-		b->bytes[d] = b->ios[d] = 0;
-	}
-	b->last = false;
-	j->cur_index++;
-	j->next_boundary += r->interval;
+	if (!last)
+		next_buffer(r, j);
+}
+
+static bool ends_at(const struct job *j, uint64_t boundary)
+{
+	return !j->done && j->next_boundary == boundary;
+}
+
+void run_publish_at(struct run *r, struct job **jobs, uint32_t n, uint64_t boundary)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (ends_at(jobs[i], boundary))
+			jobs[i]->ring[jobs[i]->head % IVL_RING].index = jobs[i]->cur_index;
+	pthread_mutex_lock(&r->mu);
+	for (uint32_t i = 0; i < n; i++)
+		if (ends_at(jobs[i], boundary))
+			jobs[i]->head++;
+	pthread_cond_broadcast(&r->cv);
+	for (uint32_t i = 0; i < n; i++)
+		while (ends_at(jobs[i], boundary) && jobs[i]->head - jobs[i]->tail >= IVL_RING)
+			pthread_cond_wait(&r->cv, &r->mu);
+	pthread_mutex_unlock(&r->mu);
+	for (uint32_t i = 0; i < n; i++)
+		if (ends_at(jobs[i], boundary))
+			next_buffer(r, jobs[i]);
 }
 
 /*

@@ -173,5 +173,11 @@ int collector_loop(struct run *r, const struct engine_hooks *h);
 void run_fail(struct run *r, const struct sb_err *e);
 /* Hand the job's current interval to the collector (may wait). */
 void run_publish(struct run *r, struct job *j);
+/*
+ * The same for every live job of jobs[0, n) whose interval ends at
+ * `boundary`, with one lock and one wake-up of the collector for all of
+ * them rather than one per job.
+ */
+void run_publish_at(struct run *r, struct job **jobs, uint32_t n, uint64_t boundary);
 
 #endif
