@@ -49,6 +49,31 @@ static void init_chart(struct chart *c, struct rctx *x, const char *step,
 	chart_axis_set(&c->y, mix ? "Read latency (µs)" : "Latency (µs)", true);
 }
 
+/*
+ * One sentence under the chart: the DUT's 99.99 % at the lowest and the
+ * highest QD that have enough I/Os for it; nothing when fewer than two do.
+ */
+static void qos_para(struct rctx *x, const char *label,
+		     const struct rpt_workload *const *w, size_t n)
+{
+	const struct rpt_workload *lo = NULL, *hi = NULL;
+	for (size_t k = 0; k < n; k++)
+		if (w[k]->spec.qd > 0 && qos_supported(qos_lat(w[k]), CMP_PCT)) {
+			if (!lo)
+				lo = w[k];
+			hi = w[k];
+		}
+	if (!lo || lo == hi)
+		return;
+	char b1[32], b2[32];
+	page_para(x->pg.body, "%s, %g %% latency%s: %s at QD%d, %s at QD%d.",
+		  label, CMP_PCT, mixed(lo) ? " of reads" : "",
+		  fmt_lat(rpt_lat_at(qos_lat(lo), CMP_PCT), b1, sizeof(b1)),
+		  lo->spec.qd,
+		  fmt_lat(rpt_lat_at(qos_lat(hi), CMP_PCT), b2, sizeof(b2)),
+		  hi->spec.qd);
+}
+
 int qos_qd_charts(struct rctx *x, const char *step, const char *label,
 		  const struct rpt_workload *const *w, size_t n)
 {
@@ -74,8 +99,11 @@ int qos_qd_charts(struct rctx *x, const char *step, const char *label,
 	if (!rc)
 		rc = page_chart(&x->pg, &c, x->e);
 	chart_free(&c);
-	if (rc || x->nruns < 2)
+	if (rc)
 		return rc;
+	qos_para(x, label, w, n);
+	if (x->nruns < 2)
+		return 0;
 
 	bufprintf(title, sizeof(title), "%s: %g %% latency per QD, every "
 		  "device%s", label, CMP_PCT, mix ? " (reads)" : "");

@@ -551,6 +551,17 @@ TEST(qos_per_qd_from_histograms)
 	}
 	free(gp);
 	free(dat);
+	/* The sentence under the chart: 99.99 % at the lowest and highest QD
+	   (both under 1 ms here, so printed as "%.3g µs"). */
+	double l1 = sweep_lat(1, 1, 1.0, 99.99), l64 = sweep_lat(1, 64, 1.0, 99.99);
+	CHECK(l1 < 1000 && l64 < 1000);
+	char line[160];
+	snprintf(line, sizeof(line), "RND 4 KiB read, 99.99 %% latency: %.3g µs "
+		 "at QD1, %.3g µs at QD64.", l1, l64);
+	char *html = slurp("out", "index.html");
+	if (!html || !strstr(html, line))
+		CHECK_FAIL("no sentence '%s'", line);
+	free(html);
 	/* Every device at 99.99 %, in run order (dut, slow, fast); a point
 	   with fewer than 10^4 I/Os has no 99.99 % (slow's write at QD1:
 	   3000 IOPS for 2 s). */
