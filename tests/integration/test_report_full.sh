@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The first check: a report of a simulated full run with two
+# The report's acceptance check: a report of a simulated full run with two
 # comparison runs, where every chart the methodology lists exists, is not
 # empty and has labelled axes, and the page renders in headless Chromium.
 #
