@@ -148,6 +148,11 @@ uint32_t job_prepare(struct job *j, uint64_t now, struct io_req *out);
 void job_complete(struct job *j, const struct io_cpl *c);
 /* Earliest backend time the job needs the driver back. */
 uint64_t job_deadline(const struct job *j);
+/*
+ * The time the job must submit again even if no I/O completes first (the
+ * rate limiter's next I/O), UINT64_MAX if a completion may come first.
+ */
+uint64_t job_due(const struct job *j);
 /* Publish the job's final interval (non-blocking) and mark it done. */
 void job_finish(struct job *j);
 void job_fill_buffers(struct job *j);

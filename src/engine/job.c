@@ -301,3 +301,10 @@ uint64_t job_deadline(const struct job *j)
 		d = j->blocked_until;
 	return d;
 }
+
+uint64_t job_due(const struct job *j)
+{
+	if (j->done || j->stopping || !j->blocked_until)
+		return UINT64_MAX;
+	return j->blocked_until;
+}
