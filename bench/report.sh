@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # How long `ssdbench report` takes for a full review: every methodology step
 # of a device under test and two comparison devices (one from another
-# database), 31 charts, datasheet check.  The databases are the synthetic
+# database), 41 charts, datasheet check.  The databases are the synthetic
 # review the report's unit test writes (tests/unit/report_fixture.h).
 #
 #   bench/report.sh [RUNS]      (default 5; needs `make` and `make san`)

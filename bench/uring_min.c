@@ -1,16 +1,24 @@
 /*
  * The smallest io_uring loop that does what ssdbench measures: O_DIRECT,
  * registered file and fixed buffers, SINGLE_ISSUER|DEFER_TASKRUN, one
- * io_uring_enter per batch that submits and waits, and a latency per I/O
- * (submit to reap, one clock read per batch) into a histogram.  It has no
+ * io_uring_enter per batch that submits (and posts ready completions), a
+ * second one only when fewer than the batch are ready, no wait timeout,
+ * and a latency per I/O (submit to reap, one clock read per batch) into a
+ * histogram.  It has no
  * sampler, no threads, no database: it is this machine's limit for an
  * engine that measures every I/O, and ssdbench is compared against it.
  *
  * build: cc -O2 -o uring_min uring_min.c -luring
- * usage: uring_min [-d qd] [-b bs] [-t secs] [-r ramp] [-c wait_nr] [-w] [-s] path
+ * usage: uring_min [-d qd] [-b bs] [-t secs] [-r ramp] [-c wait_nr] [-w] [-s]
+ *                  [-j] [-T] [-f flags] path
  *        -w random writes (default random reads), -s sequential
+ *        variants for A/B runs (bench/README.md):
+ *        -j submit and wait in one enter (io_uring_submit_and_wait)
+ *        -T every wait with a 1 s timeout (a kernel timer armed per wait)
+ *        -f ring setup flags (default SINGLE_ISSUER|DEFER_TASKRUN, 0x3000)
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <liburing.h>
 #include <linux/fs.h>
@@ -54,7 +62,9 @@ static unsigned hidx(uint64_t v)
 int main(int argc, char **argv)
 {
 	int qd = 32, bs = 4096, secs = 5, ramp = 1, waitnr = 1, wr = 0, seq = 0, c;
-	while ((c = getopt(argc, argv, "d:b:t:r:c:ws")) != -1) {
+	int joined = 0, timed = 0;
+	unsigned setup = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+	while ((c = getopt(argc, argv, "d:b:t:r:c:wsjTf:")) != -1) {
 		switch (c) {
 		case 'd': qd = atoi(optarg); break;
 		case 'b': bs = atoi(optarg); break;
@@ -63,11 +73,14 @@ int main(int argc, char **argv)
 		case 'c': waitnr = atoi(optarg); break;
 		case 'w': wr = 1; break;
 		case 's': seq = 1; break;
+		case 'j': joined = 1; break;
+		case 'T': timed = 1; break;
+		case 'f': setup = (unsigned)strtoul(optarg, NULL, 0); break;
 		default: return 2;
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "usage: %s [-d qd] [-b bs] [-t s] [-r s] [-c n] [-w] [-s] path\n", argv[0]);
+		fprintf(stderr, "usage: %s [-d qd] [-b bs] [-t s] [-r s] [-c n] [-w] [-s] [-j] [-T] [-f flags] path\n", argv[0]);
 		return 2;
 	}
 	int fd = open(argv[optind], (wr ? O_RDWR : O_RDONLY) | O_DIRECT);
@@ -87,7 +100,7 @@ int main(int argc, char **argv)
 	struct io_uring ring;
 	struct io_uring_params p;
 	memset(&p, 0, sizeof p);
-	p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+	p.flags = setup;
 	if (io_uring_queue_init_params((unsigned)qd, &ring, &p)) {
 		memset(&p, 0, sizeof p);
 		if (io_uring_queue_init_params((unsigned)qd, &ring, &p)) {
@@ -126,14 +139,26 @@ int main(int argc, char **argv)
 		sub[i] = t;
 	}
 	for (;;) {
-		int r = io_uring_submit_and_wait(&ring, (unsigned)waitnr);
+		struct io_uring_cqe *cqe;
+		struct __kernel_timespec ts = { 1, 0 };
+		int r;
+		if (joined && timed)
+			r = io_uring_submit_and_wait_timeout(&ring, &cqe, (unsigned)waitnr, &ts, NULL);
+		else if (joined)
+			r = io_uring_submit_and_wait(&ring, (unsigned)waitnr);
+		else
+			r = io_uring_submit_and_get_events(&ring);
+		if (!joined && r >= 0 && io_uring_cq_ready(&ring) < (unsigned)waitnr)
+			r = timed ? io_uring_wait_cqes(&ring, &cqe, (unsigned)waitnr, &ts, NULL)
+				  : io_uring_wait_cqe_nr(&ring, &cqe, (unsigned)waitnr);
+		if (r == -ETIME)
+			r = 0;
 		if (r < 0) {
 			fprintf(stderr, "submit: %s\n", strerror(-r));
 			return 1;
 		}
 		t = now_ns();
 		unsigned head, n = 0;
-		struct io_uring_cqe *cqe;
 		io_uring_for_each_cqe(&ring, head, cqe) {
 			n++;
 			if (cqe->res != bs) {

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/rank.h"
+
 void trace_rates(const struct trace_pt *t, size_t n, enum trace_metric m,
 		 double *out)
 {
@@ -44,15 +46,7 @@ int trace_check(const struct trace_pt *t, size_t n, struct sb_err *e)
 
 static size_t rank_index(size_t n, double p)
 {
-	double r = p / 100.0 * (double)n;
-	size_t k = (size_t)r;
-	if ((double)k < r)
-		k++;
-	if (k < 1)
-		k = 1;
-	if (k > n)
-		k = n;
-	return k - 1;
+	return (size_t)percentile_rank(p, n) - 1;
 }
 
 /* Hoare-style quickselect with a median-of-three pivot: a[k] ends up where

@@ -4,13 +4,21 @@
  *
  * Cost on this kind of machine is set by syscalls, wakeups and doorbells,
  * not by user-space code (about 1 us per syscall), so:
- *   - submit() only fills SQEs; the one io_uring_enter per loop happens in
- *     reap(), which submits and waits in the same call;
+ *   - submit() only fills SQEs; reap() hands them to the kernel;
  *   - DEFER_TASKRUN|SINGLE_ISSUER keeps completions from waking the thread
  *     one by one: they are posted when we enter to wait for them;
  *   - the file is registered and the buffers are fixed.
  * reap() reads the clock once after each wait and stamps every completion
  * of that batch with it (see docs/run.md on batching and latency).
+ *
+ * reap()'s policy, from A/B measurements on loop devices and zram
+ * (bench/README.md): submit and wait are two steps.  The submit enter
+ * also runs the deferred completions, so when the batch is already there
+ * no wait is entered at all; only when the thread has to sleep does it
+ * cost a second enter.  At QD1 the separate wait was faster than waiting
+ * inside the submit call (1.2x the IOPS on a loop device, 7 of 10 pairs).
+ * A wait takes a timeout only when the caller has a deadline: arming the
+ * kernel's timer for every wait cost 0.8x the IOPS at QD1 (9 of 10 pairs).
  */
 #include "backend/uring_internal.h"
 
@@ -279,31 +287,40 @@ static uint32_t take_completions(struct backend_queue *q, struct io_cpl *out,
 	return n;
 }
 
+/* Hand the queued SQEs to the kernel and post ready completions. */
+static int submit_pending(struct backend_queue *q, struct sb_err *e)
+{
+	int r = io_uring_submit_and_get_events(&q->ring);
+	if (r < 0 && r != -EINTR && r != -EAGAIN && r != -EBUSY)
+		return sb_errno(e, -r, "io_uring submit");
+	q->pending = 0;
+	return 0;
+}
+
 static int uring_reap(struct backend_queue *q, struct io_cpl *out, uint32_t min,
 		      uint32_t max, uint64_t deadline_ns, struct sb_err *e)
 {
-	uint64_t now = 0;
-	if (io_uring_cq_ready(&q->ring) >= (min ? min : 1) && !q->pending)
+	/* min 0 is a poll: enter once even with nothing to submit. */
+	if ((q->pending || (min == 0 && !io_uring_cq_ready(&q->ring))) &&
+	    submit_pending(q, e))
+		return -1;
+	if (io_uring_cq_ready(&q->ring) >= min)
 		return (int)take_completions(q, out, max, uring_now(q->t));
 
+	struct io_uring_cqe *cqe;
 	int r;
-	if (min == 0) {
-		r = io_uring_submit_and_get_events(&q->ring);
-	} else if (deadline_ns == UINT64_MAX) {
-		r = io_uring_submit_and_wait(&q->ring, min);
+	if (deadline_ns == UINT64_MAX) {
+		r = io_uring_wait_cqe_nr(&q->ring, &cqe, min);
 	} else {
-		now = uring_now(q->t);
+		uint64_t now = uring_now(q->t);
 		uint64_t left = deadline_ns > now ? deadline_ns - now : 0;
 		struct __kernel_timespec ts = { (long long)(left / 1000000000ull),
 						(long long)(left % 1000000000ull) };
-		struct io_uring_cqe *cqe;
-		r = io_uring_submit_and_wait_timeout(&q->ring, &cqe, min, &ts, NULL);
+		r = io_uring_wait_cqes(&q->ring, &cqe, min, &ts, NULL);
 	}
 	if (r < 0 && r != -ETIME && r != -EINTR && r != -EAGAIN && r != -EBUSY)
 		return sb_errno(e, -r, "io_uring wait");
-	q->pending = 0;
-	now = uring_now(q->t);
-	return (int)take_completions(q, out, max, now);
+	return (int)take_completions(q, out, max, uring_now(q->t));
 }
 
 const struct backend_ops backend_uring = {

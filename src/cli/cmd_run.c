@@ -17,7 +17,9 @@
 #include "cli/run_output.h"
 #include "cli/run_sink.h"
 #include "common/rng.h"
+#include "device/host.h"
 #include "device/safety.h"
+#include "device/target_json.h"
 #include "engine/engine.h"
 #include "store/store.h"
 
@@ -92,8 +94,8 @@ static int store_begin(const struct run_options *o, struct engine *eng,
 		return 0;
 	if (store_open(o->db[0] ? o->db : STORE_DEFAULT_PATH, &sink->st, e))
 		return -1;
-	char *cmd = join_args(argc, argv), *host = run_host_json();
-	char *facts = run_facts_json(engine_facts(eng));
+	char *cmd = join_args(argc, argv), *host = host_facts_json_string();
+	char *facts = target_facts_json_string(engine_facts(eng));
 	struct run_begin b = { .kind = "run", .target = o->target, .command_line = cmd,
 			       .params_json = NULL, .host_json = host };
 	int rc = store_run_begin(sink->st, &b, &sink->run_id, e);
@@ -103,7 +105,7 @@ static int store_begin(const struct run_options *o, struct engine *eng,
 	free(host);
 	free(facts);
 	for (uint32_t i = 0; !rc && i < o->nwl; i++) {
-		char *spec = run_workload_json(&w[i]);
+		char *spec = workload_json_string(&w[i]);
 		rc = store_workload_begin(sink->st, sink->run_id, 0, i, w[i].name, spec,
 					  &sink->wl_id[i], e);
 		free(spec);
@@ -127,7 +129,7 @@ static int store_end(struct run_sink *sink, const struct engine_result *res,
 		if (!rc)
 			rc = store_workload_finish(sink->st, sink->wl_id[i], status, res->mode, e);
 	}
-	char *facts = run_facts_json(&res->facts);
+	char *facts = target_facts_json_string(&res->facts);
 	if (!rc && facts)
 		rc = store_run_target_facts(sink->st, sink->run_id, "after", facts, e);
 	free(facts);

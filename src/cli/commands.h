@@ -32,6 +32,6 @@ int cmd_report(int argc, char **argv);
 extern volatile int cli_interrupted;
 void cli_install_signal_handlers(void);
 
-#define SSDBENCH_VERSION "0.1.0"
+#include "common/version.h"
 
 #endif

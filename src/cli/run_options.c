@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/ini.h"
 #include "common/units.h"
 
 enum key_scope { SCOPE_RUN, SCOPE_WORKLOAD };
@@ -268,78 +269,51 @@ static void spec_defaults(struct run_wl_spec *s)
 	s->rwmixread = -1;
 }
 
-static char *trim_ws(char *s)
+struct jobfile_reader {
+	struct run_options *o;
+	struct run_wl_spec global;	/* [global]: defaults for later sections */
+	struct run_wl_spec *cur;
+};
+
+static int jobfile_entry(void *ctx, const struct ini_entry *en, struct sb_err *e)
 {
-	while (isspace((unsigned char)*s))
-		s++;
-	char *end = s + strlen(s);
-	while (end > s && isspace((unsigned char)end[-1]))
-		*--end = '\0';
-	return s;
+	struct jobfile_reader *r = ctx;
+	struct run_options *o = r->o;
+	if (!en->key) {
+		if (!strcmp(en->section, "global")) {
+			r->cur = &r->global;
+			return 0;
+		}
+		if (o->nwl == RUN_MAX_WORKLOADS)
+			return sb_errf(e, "%s: more than %d workloads", en->where, RUN_MAX_WORKLOADS);
+		r->cur = &o->wl[o->nwl++];
+		*r->cur = r->global;
+		snprintf(r->cur->w.name, sizeof r->cur->w.name, "%s", en->section);
+		return 0;
+	}
+	const struct key *k = find_key(en->key, strlen(en->key));
+	if (!k)
+		return sb_errf(e, "%s: unknown option '%s'", en->where, en->key);
+	if (k->id == K_JOB)
+		return sb_errf(e, "%s: a job file cannot include another", en->where);
+	if (!en->value && !k->flag)
+		return sb_errf(e, "%s: '%s' needs a value", en->where, en->key);
+	if (apply(o, r->cur, k, en->value, e))
+		return sb_err_wrap(e, "%s", en->where);
+	return 0;
 }
 
 /* fio-like INI: [global] sets defaults for the sections after it. */
 static int parse_jobfile(struct run_options *o, const struct run_wl_spec *base,
 			 struct sb_err *e)
 {
-	FILE *f = fopen(o->jobfile, "r");
-	if (!f)
-		return sb_errno(e, errno, "job file %s", o->jobfile);
-	struct run_wl_spec global = *base;
-	struct run_wl_spec *cur = &global;
-	char line[1024];
-	int lineno = 0, rc = 0;
-	while (!rc && fgets(line, sizeof line, f)) {
-		lineno++;
-		char *s = trim_ws(line);
-		if (!*s || *s == '#' || *s == ';')
-			continue;
-		if (*s == '[') {
-			char *end = strchr(s, ']');
-			if (!end) {
-				rc = sb_errf(e, "%s:%d: '[' without ']'", o->jobfile, lineno);
-				break;
-			}
-			*end = '\0';
-			char *name = trim_ws(s + 1);
-			if (!strcmp(name, "global")) {
-				cur = &global;
-				continue;
-			}
-			if (o->nwl == RUN_MAX_WORKLOADS) {
-				rc = sb_errf(e, "%s:%d: more than %d workloads", o->jobfile,
-					     lineno, RUN_MAX_WORKLOADS);
-				break;
-			}
-			cur = &o->wl[o->nwl++];
-			*cur = global;
-			snprintf(cur->w.name, sizeof cur->w.name, "%s", name);
-			continue;
-		}
-		char *eq = strchr(s, '=');
-		char *key = s, *val = NULL;
-		if (eq) {
-			*eq = '\0';
-			val = trim_ws(eq + 1);
-		}
-		key = trim_ws(key);
-		const struct key *k = find_key(key, strlen(key));
-		if (!k) {
-			rc = sb_errf(e, "%s:%d: unknown option '%s'", o->jobfile, lineno, key);
-			break;
-		}
-		if (k->id == K_JOB) {
-			rc = sb_errf(e, "%s:%d: a job file cannot include another", o->jobfile, lineno);
-			break;
-		}
-		if (!val && !k->flag) {
-			rc = sb_errf(e, "%s:%d: '%s' needs a value", o->jobfile, lineno, key);
-			break;
-		}
-		if (apply(o, cur, k, val, e))
-			rc = sb_err_wrap(e, "%s:%d", o->jobfile, lineno);
-	}
-	fclose(f);
+	char *text;
+	if (ini_read_file(o->jobfile, "job file", &text, e))
+		return -1;
+	struct jobfile_reader r = { .o = o, .global = *base };
+	r.cur = &r.global;
+	int rc = ini_parse(text, o->jobfile, jobfile_entry, &r, e);
+	free(text);
 	if (!rc && !o->nwl)
 		rc = sb_errf(e, "%s: no workload section (add one like [randread])", o->jobfile);
 	return rc;

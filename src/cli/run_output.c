@@ -3,7 +3,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -89,29 +88,6 @@ static void json_dir(struct json_writer *j, enum io_dir d, const struct workload
 	json_object_end(j);
 }
 
-static void json_spec(struct json_writer *j, const struct workload *w)
-{
-	char desc[128];
-	json_string(j, "name", w->name);
-	json_string(j, "description", workload_describe(w, desc, sizeof desc));
-	json_string(j, "rw", workload_rw(w));
-	json_u64(j, "read_pct", w->read_pct);
-	json_u64(j, "trim_pct", w->trim_pct);
-	json_u64(j, "bs", w->bs);
-	json_u64(j, "qd", w->qd);
-	json_u64(j, "jobs", w->jobs);
-	json_u64(j, "span_offset", w->span_offset);
-	json_u64(j, "span_len", w->span_len);
-	json_u64(j, "stop_bytes", w->stop_bytes);
-	json_u64(j, "stop_time_ns", w->stop_time_ns);
-	json_u64(j, "ramp_ns", w->ramp_ns);
-	json_bool(j, "sync", w->sync);
-	json_bool(j, "buffered", w->buffered);
-	json_u64(j, "fsync_every", w->fsync_every);
-	json_u64(j, "rate", w->rate);
-	json_u64(j, "seed", w->seed);
-}
-
 void run_print_json(FILE *out, const struct run_report *r)
 {
 	const struct engine_result *res = r->res;
@@ -146,7 +122,7 @@ void run_print_json(FILE *out, const struct run_report *r)
 	for (uint32_t i = 0; i < res->nworkloads; i++) {
 		const struct workload_result *wr = &res->wl[i];
 		json_object_begin(&j, NULL);
-		json_spec(&j, &r->w[i]);
+		workload_json_members(&j, &r->w[i]);
 		json_u64(&j, "measured_ns", wr->measured_ns);
 		json_bool(&j, "stopped_by_hook", wr->stopped_by_hook);
 		for (int d = 0; d < DIR_COUNT; d++)
@@ -156,75 +132,4 @@ void run_print_json(FILE *out, const struct run_report *r)
 	json_array_end(&j);
 	json_object_end(&j);
 	json_finish(&j);
-}
-
-/* Run `fill` against a JSON writer on a memory stream; return the text. */
-static char *json_text(void (*fill)(struct json_writer *, const void *), const void *arg)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
-		return NULL;
-	struct json_writer j;
-	json_init(&j, f, false);
-	fill(&j, arg);
-	if (fclose(f)) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
-static void fill_facts(struct json_writer *j, const void *arg)
-{
-	const struct target_facts *f = arg;
-	json_object_begin(j, NULL);
-	json_string(j, "path", f->path);
-	json_string(j, "kind", f->kind);
-	json_u64(j, "size", f->size);
-	json_u64(j, "logical_block", f->logical_block);
-	json_u64(j, "physical_block", f->physical_block);
-	json_bool(j, "rotational", f->rotational);
-	json_bool(j, "discard", f->discard);
-	json_object_end(j);
-}
-
-static void fill_workload(struct json_writer *j, const void *arg)
-{
-	json_object_begin(j, NULL);
-	json_spec(j, arg);
-	json_object_end(j);
-}
-
-static void fill_host(struct json_writer *j, const void *arg)
-{
-	(void)arg;
-	struct utsname u;
-	char host[256] = "";
-	json_object_begin(j, NULL);
-	json_string(j, "tool_version", SSDBENCH_VERSION);
-	if (!uname(&u)) {
-		json_string(j, "kernel", u.release);
-		json_string(j, "machine", u.machine);
-	}
-	if (!gethostname(host, sizeof host - 1))
-		json_string(j, "hostname", host);
-	json_i64(j, "cpus", sysconf(_SC_NPROCESSORS_ONLN));
-	json_object_end(j);
-}
-
-char *run_facts_json(const struct target_facts *f)
-{
-	return json_text(fill_facts, f);
-}
-
-char *run_workload_json(const struct workload *w)
-{
-	return json_text(fill_workload, w);
-}
-
-char *run_host_json(void)
-{
-	return json_text(fill_host, NULL);
 }

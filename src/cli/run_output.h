@@ -1,7 +1,6 @@
 /*
- * What `ssdbench run` shows and records: the human summary, the --json
- * document (keys in docs/json.md) and the JSON snippets the database keeps
- * for a run (target facts, workload specs, host).
+ * What `ssdbench run` shows: the human summary and the --json document
+ * (keys in docs/json.md).
  */
 #ifndef SSDBENCH_CLI_RUN_OUTPUT_H
 #define SSDBENCH_CLI_RUN_OUTPUT_H
@@ -25,10 +24,5 @@ struct run_report {
 
 void run_print_summary(FILE *out, const struct run_report *r);
 void run_print_json(FILE *out, const struct run_report *r);
-
-/* Heap JSON strings for the store; NULL on ENOMEM. */
-char *run_facts_json(const struct target_facts *f);
-char *run_workload_json(const struct workload *w);
-char *run_host_json(void);
 
 #endif

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/rank.h"
+
 struct lat_hist *hist_new(void)
 {
 	struct lat_hist *h = calloc(1, sizeof *h);
@@ -85,20 +87,6 @@ static uint64_t bucket_value(const struct lat_hist *h, uint32_t i)
 	return v;
 }
 
-/* Rank (1-based) of percentile p among n samples: ceil(p/100 * n). */
-static uint64_t rank_of(double p, uint64_t n)
-{
-	double r = p / 100.0 * (double)n;
-	uint64_t k = (uint64_t)r;
-	if ((double)k < r)
-		k++;
-	if (k < 1)
-		k = 1;
-	if (k > n)
-		k = n;
-	return k;
-}
-
 void hist_percentiles(const struct lat_hist *h, const double *ps, size_t n,
 		      uint64_t *out)
 {
@@ -112,7 +100,7 @@ void hist_percentiles(const struct lat_hist *h, const double *ps, size_t n,
 	for (uint32_t i = h->lo; i <= h->hi && j < n; i++) {
 		cum += h->buckets[i];
 		while (j < n) {
-			uint64_t want = rank_of(ps[j], h->count);
+			uint64_t want = percentile_rank(ps[j], h->count);
 			if (want == h->count) {
 				out[j++] = h->max;
 				continue;

@@ -41,12 +41,16 @@ static inline uint32_t hist_index(uint64_t v)
 	       (uint32_t)((v >> (e - HIST_SUB_BITS)) & (HIST_SUB - 1));
 }
 
-static inline void hist_add(struct lat_hist *h, uint64_t v)
+/* Record `n` samples of value v (the simulator reports a slice's latency
+   distribution in bulk). */
+static inline void hist_add_n(struct lat_hist *h, uint64_t v, uint64_t n)
 {
+	if (!n)
+		return;
 	uint32_t i = hist_index(v);
-	h->buckets[i]++;
-	h->count++;
-	h->sum += v;
+	h->buckets[i] += n;
+	h->count += n;
+	h->sum += v * n;
 	if (v < h->min)
 		h->min = v;
 	if (v > h->max)
@@ -55,6 +59,11 @@ static inline void hist_add(struct lat_hist *h, uint64_t v)
 		h->lo = i;
 	if (i > h->hi)
 		h->hi = i;
+}
+
+static inline void hist_add(struct lat_hist *h, uint64_t v)
+{
+	hist_add_n(h, v, 1);
 }
 
 struct lat_hist *hist_new(void);	/* zeroed and reset; NULL on ENOMEM */

@@ -1,6 +1,7 @@
 #include "common/json.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 void json_init(struct json_writer *w, FILE *out, bool pretty)
 {
@@ -129,4 +130,24 @@ void json_finish(struct json_writer *w)
 {
 	fputc('\n', w->out);
 	fflush(w->out);
+}
+
+char *json_to_string(void (*fill)(struct json_writer *w, const void *arg),
+		     const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	struct json_writer w;
+	json_init(&w, f, false);
+	fill(&w, arg);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	if (buf && len && buf[len - 1] == '\n')
+		buf[len - 1] = '\0';
+	return buf;
 }

@@ -44,6 +44,13 @@ bool json_valid(const char *text);
 /* Finish the document with a newline. */
 void json_finish(struct json_writer *w);
 
+/*
+ * A JSON document written by `fill` into a heap string, without the final
+ * newline: for JSON stored in the database.  NULL when out of memory.
+ */
+char *json_to_string(void (*fill)(struct json_writer *w, const void *arg),
+		     const void *arg);
+
 /* Write `s` as a quoted JSON string (exposed for CSV/other emitters). */
 void json_write_escaped(FILE *out, const char *s);
 

@@ -53,6 +53,17 @@ int workload_validate(struct workload *w, uint64_t target_size,
    trim, randtrim. */
 const char *workload_rw(const struct workload *w);
 
+struct json_writer;
+/*
+ * The workload's members (name, description, pattern, rw, read_pct, bs,
+ * qd, jobs, span, stops, ramp, sync, buffered, fsync_every, rate, seed)
+ * into the current JSON object: the one form run output, the database and
+ * the report all read.
+ */
+void workload_json_members(struct json_writer *j, const struct workload *w);
+/* The same as one object in a heap string, for the database; NULL on ENOMEM. */
+char *workload_json_string(const struct workload *w);
+
 /* "randwrite 4KiB QD32x1 70% read" style one-line description. */
 const char *workload_describe(const struct workload *w, char *buf, unsigned len);
 

@@ -26,21 +26,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/ini.h"
+
 struct spec_row {
 	char key[64];
 	double spec;
 	int line;
 };
-
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	char *end = s + strlen(s);
-	while (end > s && isspace((unsigned char)end[-1]))
-		*--end = '\0';
-	return s;
-}
 
 /* The best throughput of the DUT's workloads of one kind. */
 static double best(const struct rpt_run *r, const char *pattern, int read_pct,
@@ -123,60 +115,57 @@ static bool measured(const struct rpt_run *r, const char *key, double *v,
 	return true;
 }
 
+struct sheet_reader {
+	struct spec_row *rows;
+	size_t n, max;
+	char *model;
+	size_t mlen;
+	double *tol;
+	const char *path;
+};
+
+static int sheet_entry(void *ctx, const struct ini_entry *en, struct sb_err *e)
+{
+	struct sheet_reader *r = ctx;
+	if (!en->key)
+		return 0;
+	if (!en->value)
+		return sb_errf(e, "datasheet %s: expected key = value", en->where);
+	if (!strcmp(en->key, "model")) {
+		bufprintf(r->model, r->mlen, "%s", en->value);
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	double v = strtod(en->value, &end);
+	if (end == en->value || *end || errno || !isfinite(v) || v < 0)
+		return sb_errf(e, "datasheet %s: %s: '%s' is not a "
+			       "non-negative number", en->where, en->key, en->value);
+	if (!strcmp(en->key, "tolerance_pct")) {
+		*r->tol = v / 100;
+		return 0;
+	}
+	if (r->n == r->max)
+		return sb_errf(e, "datasheet %s: more than %zu values", r->path, r->max);
+	bufprintf(r->rows[r->n].key, sizeof(r->rows[r->n].key), "%s", en->key);
+	r->rows[r->n].spec = v;
+	r->rows[r->n].line = en->line;
+	r->n++;
+	return 0;
+}
+
 static int parse(const char *path, struct spec_row *rows, size_t *n,
 		 size_t max, char *model, size_t mlen, double *tol,
 		 struct sb_err *e)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return sb_errno(e, errno, "datasheet %s", path);
-	char line[512];
-	int ln = 0;
-	*n = 0;
-	while (fgets(line, sizeof(line), f)) {
-		ln++;
-		char *c = strpbrk(line, "#;");
-		if (c)
-			*c = '\0';
-		char *s = trim(line);
-		if (!*s || *s == '[')
-			continue;
-		char *eq = strchr(s, '=');
-		if (!eq) {
-			fclose(f);
-			return sb_errf(e, "datasheet %s:%d: expected key = value",
-				       path, ln);
-		}
-		*eq = '\0';
-		char *key = trim(s), *val = trim(eq + 1);
-		if (!strcmp(key, "model")) {
-			bufprintf(model, mlen, "%s", val);
-			continue;
-		}
-		char *end;
-		errno = 0;
-		double v = strtod(val, &end);
-		if (end == val || *end || errno || !isfinite(v) || v < 0) {
-			fclose(f);
-			return sb_errf(e, "datasheet %s:%d: %s: '%s' is not a "
-				       "non-negative number", path, ln, key, val);
-		}
-		if (!strcmp(key, "tolerance_pct")) {
-			*tol = v / 100;
-			continue;
-		}
-		if (*n == max) {
-			fclose(f);
-			return sb_errf(e, "datasheet %s: more than %zu values",
-				       path, max);
-		}
-		bufprintf(rows[*n].key, sizeof(rows[*n].key), "%s", key);
-		rows[*n].spec = v;
-		rows[*n].line = ln;
-		(*n)++;
-	}
-	fclose(f);
-	return 0;
+	char *text;
+	if (ini_read_file(path, "datasheet", &text, e))
+		return -1;
+	struct sheet_reader r = { rows, 0, max, model, mlen, tol, path };
+	int rc = ini_parse(text, path, sheet_entry, &r, e);
+	free(text);
+	*n = r.n;
+	return rc;
 }
 
 int sec_datasheet(struct rctx *x, const char *path, struct sb_err *e)

@@ -134,6 +134,8 @@ int rank_bars(struct rctx *x, const char *step, const char *what,
 #define QOS_HEADERS "p50", "p90", "p99", "p99.9", "p99.99", "p99.999", \
 		    "p99.9999", "Max"
 void qos_cells(FILE *f, const struct rpt_lat *l);
+/* Does the I/O count support percentile p: at least one I/O beyond it? */
+bool qos_supported(const struct rpt_lat *l, double p);
 
 /*
  * The nines chart of a workload: x latency 1 µs - 10 ms (log), y the
@@ -142,6 +144,15 @@ void qos_cells(FILE *f, const struct rpt_lat *l);
  */
 int nines_chart(struct rctx *x, const char *step,
 		const struct rpt_workload *w, const char *title);
+
+/*
+ * QoS per QD of one sweep (workloads of one kind, ascending QD): the
+ * DUT's latency at 99, 99.9, 99.99, 99.999 and 99.9999 % vs QD (log y),
+ * and with comparison runs, every device's 99.99 % vs QD.  Mixed
+ * workloads use the read latency, as the 2-in-1 chart does.
+ */
+int qos_qd_charts(struct rctx *x, const char *step, const char *label,
+		  const struct rpt_workload *const *w, size_t n);
 
 /* A nines chart series from a latency grid. */
 int nines_series(struct chart *c, const char *title, const struct rpt_lat *l,

@@ -1,7 +1,11 @@
 /*
  * SLC cache reclaim (METHODOLOGY 3.7): after each idle T, a timed write
  * shows how much cache came back.  Charts: GB written in that write per T
- * (devices side by side), and its bandwidth over time, one line per T.
+ * (devices side by side); the DUT's amount written vs time, one line per
+ * T (the knee of each line is where the regained cache ran out); its
+ * bandwidth over time, one line per T; and, with comparison devices,
+ * written vs time after one idle, every device overlaid (one line per T
+ * per device would be unreadable).
  *
  * Which workloads are the timed writes: in each cycle the suite fills, then
  * idles, then writes; the fill is named with "fill", the write carries the
@@ -143,6 +147,97 @@ static void recovery(struct rctx *x, const char *step,
 			  "(the fit meets the recovered size).", res.full_s);
 }
 
+/* Cumulative amount written vs time of one timed write, from (0, 0). */
+static int written_series(struct rctx *x, struct chart *c, const char *title,
+			  const struct rpt_workload *w)
+{
+	struct chart_series *s = chart_add_series(c, title, x->e);
+	if (!s || series_add(s, 0, 0, NULL, x->e))
+		return -1;
+	double sum = 0;
+	for (size_t i = 0; i < w->npts; i++) {
+		sum += (double)w->pts[i].bytes[1];
+		if (series_add(s, w->pts[i].t_s, sum / x->size_div, NULL, x->e))
+			return -1;
+	}
+	return 0;
+}
+
+static void written_axes(struct rctx *x, struct chart *c)
+{
+	char ylab[64];
+	chart_axis_set(&c->x, "Time into the timed write (s)", false);
+	bufprintf(ylab, sizeof(ylab), "Written (%s)", x->size_unit);
+	chart_axis_set(&c->y, ylab, false);
+}
+
+/* The DUT: one line per idle. */
+static int written_per_idle(struct rctx *x, const char *step,
+			    const struct probe *pr, size_t n)
+{
+	struct chart c;
+	char name[96], title[192];
+	chart_name(x, name, sizeof(name), step, "written-time-per-idle");
+	bufprintf(title, sizeof(title), "%s: amount written vs time in the "
+		  "timed write after each idle", x->runs[0].label);
+	chart_init(&c, name, title, CHART_LINES);
+	written_axes(x, &c);
+	int rc = 0;
+	for (size_t k = 0; k < n && !rc; k++) {
+		char st[64];
+		bufprintf(st, sizeof(st), "idle %s", pr[k].label);
+		rc = written_series(x, &c, st, pr[k].w);
+	}
+	if (!rc)
+		rc = page_chart(&x->pg, &c, x->e);
+	chart_free(&c);
+	return rc;
+}
+
+/*
+ * Every device after one idle: the longest idle of the DUT that every
+ * comparison device also ran (the most cache regained, so the drives'
+ * recovered sizes show best), else the DUT's longest.
+ */
+static int written_compare(struct rctx *x, const char *step,
+			   struct probe (*pr)[MAX_CYCLES], const size_t *np)
+{
+	size_t pick = np[0], any = np[0];
+	for (size_t k = 0; k < np[0]; k++) {
+		bool all = true;
+		for (size_t r = 1; r < x->nruns && all; r++) {
+			size_t j = 0;
+			while (j < np[r] && strcmp(pr[r][j].label, pr[0][k].label))
+				j++;
+			all = j < np[r];
+		}
+		if (any == np[0] || pr[0][k].idle_s > pr[0][any].idle_s)
+			any = k;
+		if (all && (pick == np[0] || pr[0][k].idle_s > pr[0][pick].idle_s))
+			pick = k;
+	}
+	if (pick == np[0])
+		pick = any;
+	const char *lab = pr[0][pick].label;
+	struct chart c;
+	char name[96], title[192];
+	chart_name(x, name, sizeof(name), step, "written-time-compare");
+	bufprintf(title, sizeof(title), "Amount written vs time in the timed "
+		  "write after idle %s, every device", lab);
+	chart_init(&c, name, title, CHART_LINES);
+	written_axes(x, &c);
+	int rc = 0;
+	for (size_t r = 0; r < x->nruns && !rc; r++)
+		for (size_t j = 0; j < np[r] && !rc; j++)
+			if (!strcmp(pr[r][j].label, lab))
+				rc = written_series(x, &c, x->runs[r].label,
+						    pr[r][j].w);
+	if (!rc)
+		rc = page_chart(&x->pg, &c, x->e);
+	chart_free(&c);
+	return rc;
+}
+
 int sec_reclaim(struct rctx *x, const char *step)
 {
 	struct probe pr[RPT_MAX_RUNS][MAX_CYCLES];
@@ -177,6 +272,10 @@ int sec_reclaim(struct rctx *x, const char *step)
 		rc = page_chart(&x->pg, &c, x->e);
 	chart_free(&c);
 	if (rc)
+		return -1;
+
+	if (written_per_idle(x, step, pr[0], np[0]) ||
+	    (x->nruns > 1 && written_compare(x, step, pr, np)))
 		return -1;
 
 	/* Bandwidth vs time per idle, the DUT's cycles in one chart. */

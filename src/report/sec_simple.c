@@ -1,7 +1,7 @@
 /*
  * The steps that draw one or two simple charts: active range (IOPS vs
- * span), sync write (ranked bars), boot (ranked bars with the pass line),
- * peak numbers (a table).
+ * span), sync write (ranked bars), boot (ranked bars with the pass line).
+ * Peak numbers are in sec_peak.c.
  */
 #include "common/units.h"
 #include "report/report_int.h"
@@ -149,26 +149,4 @@ int sec_boot(struct rctx *x, const char *step)
 	return rank_bars(x, step, "score", "Boot workload: read IOPS at the "
 			 "largest passing reader count", "Read IOPS", v, pass,
 			 line);
-}
-
-int sec_peak(struct rctx *x, const char *step)
-{
-	const struct rpt_workload *wl[256];
-	size_t n = step_workloads(&x->runs[0], step, wl, 256);
-	if (!n) {
-		page_para(x->pg.body, "No peak workload was stored.");
-		return 0;
-	}
-	double best = 0;
-	const struct rpt_workload *bw = wl[0];
-	for (size_t i = 0; i < n; i++)
-		if (rpt_bw(wl[i]) > best) {
-			best = rpt_bw(wl[i]);
-			bw = wl[i];
-		}
-	char b[48];
-	headline(x, step, "Highest: %s in %s.", fmt_rate(x, best, b, 48),
-		 bw->name);
-	workload_table(x, wl, n, "Peak numbers (CrystalDiskMark-like)");
-	return 0;
 }

@@ -307,12 +307,17 @@ int rank_bars(struct rctx *x, const char *step, const char *what,
 	return rc;
 }
 
+bool qos_supported(const struct rpt_lat *l, double p)
+{
+	return (double)l->count * (1 - p / 100) >= 1;
+}
+
 void qos_cells(FILE *f, const struct rpt_lat *l)
 {
 	static const double ps[] = { 50, 90, 99, 99.9, 99.99, 99.999, 99.9999 };
 	char b[32];
 	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
-		bool ok = (double)l->count * (1 - ps[i] / 100) >= 1;
+		bool ok = qos_supported(l, ps[i]);
 		page_td_class(f, "num", "%s",
 			      ok ? fmt_lat(rpt_lat_at(l, ps[i]), b, 32) : "-");
 	}

@@ -17,24 +17,6 @@
 
 #include "sim/model.h"
 
-static void hist_add_count(struct lat_hist *h, uint64_t v, uint64_t n)
-{
-	if (!n)
-		return;
-	uint32_t i = hist_index(v);
-	h->buckets[i] += n;
-	h->count += n;
-	h->sum += v * n;
-	if (v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-	if (i < h->lo)
-		h->lo = i;
-	if (i > h->hi)
-		h->hi = i;
-}
-
 /* One slice being filled. */
 struct slicer {
 	struct sim_slice sl;
@@ -186,7 +168,7 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 			/* The last I/O's bytes are in: count it. */
 			z->sl.ios++;
 			z->sl.bytes += st->bs;
-			hist_add_count(z->lat, s_to_ns(l_w0), 1);
+			hist_add_n(z->lat, s_to_ns(l_w0), 1);
 			break;
 		}
 		struct overwrite ow;
@@ -230,8 +212,8 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 			z->sl.bytes += n * st->bs;
 			/* The I/Os that waited through a stall carry it. */
 			uint64_t hit = stall > 0 ? (uint64_t)fmin((double)n, qd) : 0;
-			hist_add_count(z->lat, s_to_ns(lat), hit);
-			hist_add_count(z->lat, s_to_ns(lat - stall), n - hit);
+			hist_add_n(z->lat, s_to_ns(lat), hit);
+			hist_add_n(z->lat, s_to_ns(lat - stall), n - hit);
 			if (hit)
 				stall = 0;
 			written += got;
@@ -378,7 +360,7 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 			uint64_t v = hist_bucket_low(i);
 			if (v < shape->min)
 				v = shape->min;
-			hist_add_count(z->lat, v, k);
+			hist_add_n(z->lat, v, k);
 			given += k;
 		}
 		z->sl.ios += n;

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/ini.h"
+
 enum key_type { K_DOUBLE, K_INT, K_BOOL, K_ROUTE, K_STR, K_ROUNDS };
 
 /* When a profile must give the key. */
@@ -258,58 +260,37 @@ static bool key_needed(const struct key_desc *k, const struct sim_profile *p)
 	return false;
 }
 
-static char *trim(char *s)
+struct profile_reader {
+	struct sim_profile *p;
+	bool seen[NKEYS];
+};
+
+/* Sections are allowed for readability and carry no meaning. */
+static int profile_entry(void *ctx, const struct ini_entry *en, struct sb_err *e)
 {
-	while (isspace((unsigned char)*s))
-		s++;
-	char *end = s + strlen(s);
-	while (end > s && isspace((unsigned char)end[-1]))
-		*--end = 0;
-	return s;
+	struct profile_reader *r = ctx;
+	if (!en->key)
+		return 0;
+	if (!en->value)
+		return sb_errf(e, "%s: expected 'key = value', got '%s'", en->where, en->key);
+	const struct key_desc *k = find_key(en->key);
+	if (!k)
+		return sb_errf(e, "%s: unknown key '%s'", en->where, en->key);
+	size_t idx = (size_t)(k - keys);
+	if (r->seen[idx])
+		return sb_errf(e, "%s: key '%s' given twice", en->where, en->key);
+	r->seen[idx] = true;
+	return set_key(r->p, k, en->value, en->where, e);
 }
 
 int profile_parse(const char *text, const char *origin, struct sim_profile *p,
 		  struct sb_err *e)
 {
-	bool seen[NKEYS] = { false };
+	struct profile_reader r = { .p = p };
 	set_defaults(p);
-	int lineno = 0;
-	const char *s = text;
-	while (*s) {
-		const char *nl = strchr(s, '\n');
-		size_t len = nl ? (size_t)(nl - s) : strlen(s);
-		char line[512];
-		lineno++;
-		if (len >= sizeof line)
-			return sb_errf(e, "%s:%d: line longer than %zu characters",
-				       origin, lineno, sizeof line - 1);
-		memcpy(line, s, len);
-		line[len] = 0;
-		s += len + (nl ? 1 : 0);
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = 0;
-		char *l = trim(line);
-		if (!*l || *l == '[')
-			continue;
-		char *eq = strchr(l, '=');
-		if (!eq)
-			return sb_errf(e, "%s:%d: expected 'key = value', got '%s'",
-				       origin, lineno, l);
-		*eq = 0;
-		char *key = trim(l), *val = trim(eq + 1);
-		const struct key_desc *k = find_key(key);
-		if (!k)
-			return sb_errf(e, "%s:%d: unknown key '%s'", origin, lineno, key);
-		size_t idx = (size_t)(k - keys);
-		if (seen[idx])
-			return sb_errf(e, "%s:%d: key '%s' given twice", origin, lineno, key);
-		seen[idx] = true;
-		char where[600];
-		snprintf(where, sizeof where, "%s:%d", origin, lineno);
-		if (set_key(p, k, val, where, e))
-			return -1;
-	}
+	if (ini_parse(text, origin, profile_entry, &r, e))
+		return -1;
+	const bool *seen = r.seen;
 	for (size_t i = 0; i < NKEYS; i++)
 		if (!seen[i] && key_needed(&keys[i], p))
 			return sb_errf(e, "%s: missing key '%s' (%s), needed for route %s",
@@ -389,42 +370,11 @@ void profile_scale(struct sim_profile *p, double scale)
 
 int profile_load_file(const char *path, struct sim_profile *p, struct sb_err *e)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return sb_errno(e, errno, "profile %s", path);
-	char *text = NULL;
-	size_t cap = 0, len = 0;
-	char buf[4096];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-		if (len + n + 1 > cap) {
-			cap = (len + n + 1) * 2;
-			char *t = realloc(text, cap);
-			if (!t) {
-				free(text);
-				fclose(f);
-				return sb_errno(e, ENOMEM, "profile %s", path);
-			}
-			text = t;
-		}
-		memcpy(text + len, buf, n);
-		len += n;
-		if (len > (1u << 20)) {
-			free(text);
-			fclose(f);
-			return sb_errf(e, "profile %s: larger than 1 MiB, not a profile", path);
-		}
-	}
-	int rerr = ferror(f);
-	fclose(f);
-	if (rerr) {
-		free(text);
-		return sb_errf(e, "profile %s: read error", path);
-	}
-	if (!text)
-		return sb_errf(e, "profile %s: empty file", path);
-	text[len] = 0;
-	int rc = profile_parse(text, path, p, e);
+	char *text;
+	if (ini_read_file(path, "profile", &text, e))
+		return -1;
+	int rc = *text ? profile_parse(text, path, p, e)
+		       : sb_errf(e, "profile %s: empty file", path);
 	free(text);
 	return rc;
 }

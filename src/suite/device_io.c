@@ -4,40 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/json.h"
-#include "device/facts.h"
 #include "device/health.h"
 #include "device/purge.h"
-#include "suite/json_doc.h"
-
-static void fill_facts(struct json_writer *w, const void *arg)
-{
-	const struct target_facts *tf = arg;
-	json_object_begin(w, NULL);
-	json_string(w, "path", tf->path);
-	json_string(w, "kind", tf->kind);
-	json_u64(w, "size", tf->size);
-	json_u64(w, "logical_block", tf->logical_block);
-	json_u64(w, "physical_block", tf->physical_block);
-	json_bool(w, "rotational", tf->rotational);
-	json_bool(w, "discard", tf->discard);
-	if (!tf->is_sim) {
-		/* Large: on the heap.  A device that cannot say is a note. */
-		struct device_facts *df = calloc(1, sizeof *df);
-		struct sb_err e;
-		if (df && !device_facts_collect(tf->path, df, &e))
-			device_facts_json(w, "device", df);
-		else
-			json_string(w, "device_error", df ? e.msg : "out of memory");
-		free(df);
-	}
-	json_object_end(w);
-}
-
-char *suite_facts_json(const struct target_facts *tf)
-{
-	return json_doc(fill_facts, tf);
-}
 
 int suite_purge_device(const char *path, const char *method, int lbaf,
 		       char *used, size_t used_len, struct sb_err *e)

@@ -13,12 +13,6 @@
 #include "backend/backend.h"
 #include "common/error.h"
 
-/*
- * The target's facts as JSON: what the engine saw (path, kind, size,
- * blocks) and, for files and block devices, the device layer's facts and
- * health under "device".  A malloc'd string, or NULL out of memory.
- */
-char *suite_facts_json(const struct target_facts *tf);
 
 /*
  * Purge a block device by `method` (a device-layer name, "auto" picks the

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suite/json_doc.h"
+#include "common/json.h"
 #include "suite/record.h"
 
 static void fill_record(struct json_writer *w, const void *arg)
@@ -31,7 +31,7 @@ static void fill_record(struct json_writer *w, const void *arg)
 
 char *suite_record_json(const struct suite_record *r)
 {
-	return json_doc(fill_record, r);
+	return json_to_string(fill_record, r);
 }
 
 /* Position just after `"key":`, at the top level of a flat object. */

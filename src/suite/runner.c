@@ -10,14 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 #include "common/json.h"
+#include "device/host.h"
 #include "device/safety.h"
+#include "device/target_json.h"
 #include "engine/engine.h"
 #include "findings/findings.h"
 #include "suite/device_io.h"
-#include "suite/json_doc.h"
 #include "suite/record.h"
 #include "suite/step.h"
 #include "suite/target.h"
@@ -60,23 +60,10 @@ static void fill_step_params(struct json_writer *w, const void *arg)
 	json_object_end(w);
 }
 
-static void fill_host(struct json_writer *w, const void *arg)
-{
-	(void)arg;
-	struct utsname u;
-	json_object_begin(w, NULL);
-	if (!uname(&u)) {
-		json_string(w, "kernel", u.release);
-		json_string(w, "machine", u.machine);
-		json_string(w, "hostname", u.nodename);
-	}
-	json_object_end(w);
-}
-
 static int record_facts(struct store *s, int64_t run_id, const char *when,
 			const struct target_facts *f, struct sb_err *e)
 {
-	char *json = suite_facts_json(f);
+	char *json = target_facts_json_string(f);
 	if (!json)
 		return sb_errf(e, "out of memory");
 	int rc = store_run_target_facts(s, run_id, when, json, e);
@@ -158,7 +145,7 @@ static int run_one(struct run_state *rs, uint32_t i, uint32_t step_no,
 		   double rest_s, bool *stopped, struct sb_err *e)
 {
 	const struct plan_step *st = &rs->p->steps[i];
-	char *params = json_doc(fill_step_params, st);
+	char *params = json_to_string(fill_step_params, st);
 	int64_t step_id;
 	int rc = store_step_begin(rs->s, rs->run_id, (int)i + 1, st->name, params,
 				  &step_id, e);
@@ -304,7 +291,7 @@ int suite_start(struct store *s, const struct plan *p,
 	rs.rec.destroy_data = o->destroy_data;
 	rs.rec.plan_text = plan_canonical(p);
 	char *params = suite_record_json(&rs.rec);
-	char *host = json_doc(fill_host, NULL);
+	char *host = host_facts_json_string();
 	struct run_begin b = {
 		.kind = "suite", .target = o->target,
 		.command_line = o->command_line, .params_json = params,

@@ -14,7 +14,6 @@
 
 #include "common/json.h"
 #include "common/rng.h"
-#include "suite/json_doc.h"
 
 #define STEP_MAX_WORKLOADS 8
 
@@ -119,29 +118,6 @@ static void on_progress(void *ctx, double fraction, double eta_s,
 }
 
 /* The workload as JSON, for its row: everything needed to repeat it. */
-static void fill_spec(struct json_writer *jw, const void *arg)
-{
-	const struct workload *w = arg;
-	json_object_begin(jw, NULL);
-	json_string(jw, "pattern", w->pattern == PATTERN_SEQ ? "seq" : "rand");
-	json_u64(jw, "read_pct", w->read_pct);
-	json_u64(jw, "trim_pct", w->trim_pct);
-	json_u64(jw, "bs", w->bs);
-	json_u64(jw, "qd", w->qd);
-	json_u64(jw, "jobs", w->jobs);
-	json_u64(jw, "span_offset", w->span_offset);
-	json_u64(jw, "span_len", w->span_len);
-	json_u64(jw, "stop_bytes", w->stop_bytes);
-	json_u64(jw, "stop_time_ns", w->stop_time_ns);
-	json_u64(jw, "ramp_ns", w->ramp_ns);
-	json_bool(jw, "sync", w->sync);
-	json_bool(jw, "buffered", w->buffered);
-	json_u64(jw, "fsync_every", w->fsync_every);
-	json_u64(jw, "rate", w->rate);
-	json_u64(jw, "seed", w->seed);
-	json_object_end(jw);
-}
-
 int step_run(struct step_ctx *c, struct workload *w, uint32_t n,
 	     step_interval_fn fn, void *fn_ctx, struct engine_result *res,
 	     struct sb_err *e)
@@ -156,7 +132,7 @@ int step_run(struct step_ctx *c, struct workload *w, uint32_t n,
 	}
 	struct recorder r = { .c = c, .n = n, .fn = fn, .fn_ctx = fn_ctx };
 	for (uint32_t i = 0; i < n; i++) {
-		char *spec = json_doc(fill_spec, &w[i]);
+		char *spec = workload_json_string(&w[i]);
 		int rc = store_workload_begin(c->store, c->run_id, c->step_id,
 					      c->next_index++, w[i].name, spec,
 					      &r.wid[i], e);

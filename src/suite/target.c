@@ -16,15 +16,19 @@
 #include <unistd.h>
 
 #include "sim/profile.h"
+#include "sim/spec.h"
 
 /* The simulator's logical block; its backend reports the same. */
 #define SIM_LOGICAL_BLOCK 512
 
 static int probe_sim(const char *spec, struct plan_target *t, struct sb_err *e)
 {
-	struct sim_profile prof;
-	if (profile_lookup(spec + 4, &prof, e))
+	/* The whole spec, options included: a scaled drive (",scale=0.01")
+	   is smaller, and the plan's shares and checks must see that. */
+	struct sim_spec sp;
+	if (sim_spec_parse(spec, NULL, &sp, e))
 		return sb_err_wrap(e, "target %s", spec);
+	const struct sim_profile prof = sp.profile;
 	t->is_sim = true;
 	t->logical_block = SIM_LOGICAL_BLOCK;
 	t->size = (uint64_t)(prof.user_gb * 1e9);

@@ -5,52 +5,9 @@
 # are opened in headless Chromium, which must log no console error and load
 # every chart image.  Screenshots are kept in tests/artefacts/.
 . "$(dirname "$0")/lib.sh"
-
-ART=$(cd "$(dirname "$0")/../artefacts" && pwd)
+. "$(dirname "$0")/report_lib.sh"
 FIXTURE=$(cd "$(dirname "$SSDBENCH")" && pwd)/tests/test_report
-command -v gnuplot >/dev/null || skip "gnuplot is not installed"
-CHROME=$(command -v chromium || command -v chromium-browser || true)
-[ -n "$CHROME" ] || skip "chromium is not installed"
 cd "$TEST_TMP"
-
-chrome() {
-	local profile
-	profile=$(mktemp -d "$TEST_TMP/chrome.XXXXXX")
-	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu \
-		--disable-quic --no-first-run --disable-background-networking \
-		--disable-component-update --disable-sync \
-		--user-data-dir="$profile" "$@"
-}
-
-# check_report DIR NAME: every chart file is there and labelled, and the
-# page renders in Chromium with no console error and every image loaded.
-check_report() {
-	local dir=$1 name=$2 n loaded
-	[ -s "$dir/index.html" ] || fail "$name: no index.html"
-	n=$(grep -o '<img src="[^"]*"' "$dir/index.html" | wc -l)
-	[ "$n" -gt 0 ] || fail "$name: no chart on the page"
-	for img in $(grep -o '<img src="[^"]*"' "$dir/index.html" | sed 's/.*src="//; s/"$//'); do
-		local stem=${img%.*}
-		for ext in svg png dat gp; do
-			[ -s "$dir/$stem.$ext" ] || fail "$name: $stem.$ext missing or empty"
-		done
-		grep -q '^set xlabel ".\+"' "$dir/$stem.gp" || fail "$name: $stem has no x label"
-		grep -q '^set ylabel ".\+"' "$dir/$stem.gp" || fail "$name: $stem has no y label"
-	done
-	chrome --enable-logging=stderr --v=0 --virtual-time-budget=10000 \
-		--dump-dom "file://$dir/index.html" >"$name.dom" 2>"$name.console" ||
-		fail "$name: chromium failed"
-	if grep -q 'CONSOLE' "$name.console"; then
-		grep 'CONSOLE' "$name.console"
-		fail "$name: console messages"
-	fi
-	loaded=$(grep -o 'data-images="[0-9]*/[0-9]*"' "$name.dom" | sed 's/.*="//; s/"//')
-	[ "$loaded" = "$n/$n" ] || fail "$name: images loaded: '$loaded' of $n"
-	chrome --screenshot="$ART/report-$name.png" --window-size=1280,8000 \
-		"file://$dir/index.html" >/dev/null 2>&1 || fail "$name: screenshot"
-	[ -s "$ART/report-$name.png" ] || fail "$name: empty screenshot"
-	echo "$name: $n charts, all loaded"
-}
 
 # 1. Plain runs on files: a DUT and a comparison in one database, another
 #    in a second database.

@@ -13,6 +13,18 @@ grep -q "passes=2 share=100% bs=128KiB qd=256" "$TEST_TMP/plan.txt" || fail "fil
 grep -q "idles=5s,10s,15s,30s,60s,120s,240s" "$TEST_TMP/plan.txt" || fail "reclaim idles missing"
 grep -q "^total: 16 steps" "$TEST_TMP/plan.txt" || fail "plan total: $(tail -1 "$TEST_TMP/plan.txt")"
 
+# A simulated drive's options apply to the plan: at scale=0.01 the 2 TB
+# drive has 20 GB (18.63 GiB), and a span that fits the full drive is
+# refused on the scaled one.
+$SSDBENCH plan --preset full --target sim:sn8100-2tb,scale=0.01 >"$TEST_TMP/scaled.txt"
+grep -q "^plan: preset full on sim:sn8100-2tb,scale=0.01 (18.63 GiB," "$TEST_TMP/scaled.txt" ||
+	fail "scaled target: $(head -1 "$TEST_TMP/scaled.txt")"
+$SSDBENCH plan --preset full --target sim:sn8100-2tb --set sync_write.span=30GiB >/dev/null ||
+	fail "a 30 GiB span refused on the full-size drive"
+expect_fail "span over a scaled drive" $SSDBENCH plan --preset full \
+	--target sim:sn8100-2tb,scale=0.01 --set sync_write.span=30GiB
+grep -q "larger than the target" <<<"$LAST_ERR" || fail "scaled span: $LAST_ERR"
+
 # --settings prints a plan file that reads back to the same plan.
 $SSDBENCH plan --preset quick --target sim:sn8100-2tb --set fill.share=30% --settings >"$TEST_TMP/a.txt"
 grep -q "^fill.share=30%$" "$TEST_TMP/a.txt" || fail "--settings lacks the --set value"

@@ -6,6 +6,10 @@
  * device at scale 1.4 must rank above one at 1.0 in every bar.
  *
  * Known truth per device at scale s (rates in MB/s = 10^6 B/s):
+ *   peak:        profile default: SEQ1M Q8T1 read 7000 s, write 6000 s;
+ *                RND4K Q1T1 read 80 s, write 200 s; profile nvme:
+ *                SEQ1M Q8T1 read 7100 s, write 6100 s (fx_peak_mbps), one
+ *                pass each, the figures stored as the suite stores them
  *   fill pass 1: 200 samples at 5000 s, then 400 at 1500 s (100 ms each):
  *                cache 100 GB x s, mean of samples 2666.67 s, p1 1500 s
  *   fill pass 2: 20 at 5000 s, then 580 at 1500 s
@@ -166,6 +170,21 @@ static inline double fx_sweep_iops(int read, int qd, double sc)
 	return read ? 20000.0 * sc * pow(qd, 0.7) : 5000.0 * sc * pow(qd, 0.5);
 }
 
+/* Peak tests of the fixture, in the suite's order (write, then read). */
+struct fx_peak {
+	const char *profile, *test, *name;	/* key part, workload name part */
+	const char *pattern;
+	uint32_t bs, qd;
+	double read, write;	/* MB/s at scale 1 */
+};
+
+static const struct fx_peak fx_peaks[] = {
+	{ "default", "seq1m_q8t1", "SEQ1M-Q8T1", "seq", 1048576, 8, 7000, 6000 },
+	{ "default", "rnd4k_q1t1", "RND4K-Q1T1", "rand", 4096, 1, 80, 200 },
+	{ "nvme", "seq1m_q8t1", "SEQ1M-Q8T1", "seq", 1048576, 8, 7100, 6100 },
+};
+#define FX_NPEAK (sizeof(fx_peaks) / sizeof(fx_peaks[0]))
+
 /* Histograms of the tail step hold every I/O (up to this many). */
 #define FX_TAIL_N 10000000ull
 
@@ -180,7 +199,8 @@ static inline int64_t fx_suite_run(struct store *s, const char *target,
 		.command_line = "ssdbench suite --preset full",
 		.params_json = "{\"preset\":\"full\"}",
 		.host_json = "{\"kernel\":\"6.1.0\",\"machine\":\"x86_64\","
-			     "\"cpu\":\"Test CPU\",\"tool_version\":\"0.1.0\"}",
+			     "\"cpu_model\":\"Test CPU\",\"cpus\":4,"
+			     "\"tool_version\":\"0.1.0\"}",
 	};
 	if (store_run_begin(s, &b, &run, &e))
 		CHECK_FAIL("run_begin: %s", e.msg);
@@ -200,6 +220,30 @@ static inline int64_t fx_suite_run(struct store *s, const char *target,
 	if (store_put_metric(s, run, st, 0, "purge.purge_method", 1, "format",
 			     &e))
 		CHECK_FAIL("metric: %s", e.msg);
+	fx_step_done(s, st);
+
+	st = fx_step(s, run, seq++, "peak", "{\"kind\":\"peak\"}");
+	uint32_t pidx = 0;
+	for (size_t i = 0; i < FX_NPEAK; i++) {
+		const struct fx_peak *pk = &fx_peaks[i];
+		for (int rd = 0; rd < 2; rd++) {
+			char name[96], key[128];
+			double mbps = (rd ? pk->read : pk->write) * sc;
+			snprintf(name, sizeof(name), "prof=%s test=%s dir=%s "
+				 "pass=1", pk->profile, pk->name,
+				 rd ? "read" : "write");
+			struct fx_wl w = { name, pk->pattern, rd ? 100 : 0,
+					   pk->bs, pk->qd, 1ull << 30 };
+			for (int k = 0; k < 10; k++)
+				v[k] = mbps;
+			fx_put(s, run, st, pidx++, &w, v, 10, 100, 2000);
+			snprintf(key, sizeof(key), "peak.%s.%s.%s.mbps",
+				 pk->profile, pk->test, rd ? "read" : "write");
+			if (store_put_metric(s, run, st, 0, key, mbps, "MB/s",
+					     &e))
+				CHECK_FAIL("metric: %s", e.msg);
+		}
+	}
 	fx_step_done(s, st);
 
 	st = fx_step(s, run, seq++, "fill", "{\"kind\":\"fill\",\"passes\":\"2\"}");

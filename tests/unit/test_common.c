@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "common/hist.h"
+#include "common/ini.h"
 #include "common/json.h"
 #include "common/rng.h"
 #include "common/units.h"
@@ -223,6 +224,61 @@ TEST(rng_below_is_uniform_and_covers_64_bit_spans)
 			maxv = x;
 	}
 	CHECK(maxv > n - n / 1000);
+}
+
+/* Records every entry as "section|key|value|line" lines. */
+static int ini_record(void *ctx, const struct ini_entry *en, struct sb_err *e)
+{
+	(void)e;
+	char *out = ctx;
+	size_t n = strlen(out);
+	snprintf(out + n, 2048 - n, "%s|%s|%s|%d\n", en->section,
+		 en->key ? en->key : "(open)", en->value ? en->value : "(bare)", en->line);
+	return 0;
+}
+
+TEST(ini_syntax_sections_items_comments)
+{
+	const char *text =
+		"# comment\n"
+		"top = 1\n"
+		"\n"
+		"[fill] passes=2 share=90%\n"
+		"model = WD_BLACK SN8100 2TB ; trailing comment\n"
+		"name = A#2\n"
+		"  sync   \n"
+		"[ global ]\n"
+		"bs=4k\n";
+	char out[2048] = "";
+	struct sb_err e;
+	CHECK(ini_parse(text, "t.ini", ini_record, out, &e) == 0);
+	CHECK_EQ_STR(out,
+		     "|top|1|2\n"
+		     "fill|(open)|(bare)|4\n"
+		     "fill|passes|2|4\n"
+		     "fill|share|90%|4\n"
+		     "fill|model|WD_BLACK SN8100 2TB|5\n"
+		     "fill|name|A#2|6\n"
+		     "fill|sync|(bare)|7\n"
+		     "global|(open)|(bare)|8\n"
+		     "global|bs|4k|9\n");
+}
+
+TEST(ini_errors_name_origin_and_line)
+{
+	char out[2048] = "";
+	struct sb_err e;
+	CHECK(ini_parse("a=1\n[x\n", "f.ini", ini_record, out, &e) == -1);
+	CHECK_EQ_STR(e.msg, "f.ini:2: '[' without ']'");
+	CHECK(ini_parse("[]\n", "f.ini", ini_record, out, &e) == -1);
+	CHECK_EQ_STR(e.msg, "f.ini:1: empty section name");
+	CHECK(ini_parse("a=1 b c=2\n", "f.ini", ini_record, out, &e) == -1);
+	CHECK(strstr(e.msg, "f.ini:1: 'b' is not key=value") != NULL);
+	CHECK(ini_parse("two words = 1\n", "f.ini", ini_record, out, &e) == -1);
+	CHECK(strstr(e.msg, "f.ini:1: expected 'key = value'") != NULL);
+	char *text;
+	CHECK(ini_read_file("/nonexistent/x.ini", "plan file", &text, &e) == -1);
+	CHECK(strstr(e.msg, "plan file /nonexistent/x.ini") != NULL);
 }
 
 CHECK_MAIN("common")

@@ -7,7 +7,10 @@
 
 #include <unistd.h>
 
+#include "common/json.h"
+#include "common/version.h"
 #include "device/facts.h"
+#include "device/host.h"
 
 static struct nvme_smart smart_sample(uint64_t units_written)
 {
@@ -179,6 +182,41 @@ TEST(monitor_without_sensors)
 	unlink(path);
 	CHECK(device_monitor_open(path, &m, &e) == -1);
 	CHECK(strstr(e.msg, path) != NULL);
+}
+
+/* The host facts the report's platform table shows, under the keys
+   database.md names; cpu_model wherever /proc/cpuinfo has a model name. */
+TEST(host_facts_keys)
+{
+	char *text = host_facts_json_string();
+	CHECK(text && json_valid(text));
+	if (!text)
+		return;
+	CHECK(strstr(text, "\"tool_version\":\"" SSDBENCH_VERSION "\""));
+	CHECK(strstr(text, "\"kernel\":\""));
+	CHECK(strstr(text, "\"machine\":\""));
+	char want[300] = "", line[512];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	snprintf(want, sizeof want, "\"cpus\":%ld", cpus);
+	CHECK(strstr(text, want));
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	want[0] = '\0';
+	while (f && fgets(line, sizeof line, f))
+		if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+			const char *v = strchr(line, ':') + 1;
+			while (*v == ' ' || *v == '\t')
+				v++;
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(want, sizeof want, "\"cpu_model\":\"%s\"", v);
+			break;
+		}
+	if (f)
+		fclose(f);
+	if (want[0])
+		CHECK(strstr(text, want));
+	else
+		CHECK(!strstr(text, "\"cpu_model\""));
+	free(text);
 }
 
 CHECK_MAIN("test_device_facts")

@@ -221,9 +221,11 @@ TEST(every_chart_rendered_with_labelled_axes)
 	if (d)
 		closedir(d);
 	CHECK_EQ_U64(charts, stats.charts);
-	/* fill 2 x 4 + 1, active range 1, sync 1, R/W ratio 5, reclaim 2,
-	   preconditioning 4, sweeps 2 x 3, tail 2, boot 1 */
-	CHECK_EQ_U64(charts, 31);
+	/* peak 2 (profiles), fill 2 x 4 + 1, active range 1, sync 1, R/W
+	   ratio 5, reclaim 4, preconditioning 4, sweeps 2 x 6 (2-in-1 x 2,
+	   consistency 100 ms and 1 s, QoS, QoS of every device), tail 2,
+	   boot 1 */
+	CHECK_EQ_U64(charts, 41);
 	char *html = slurp("out", "index.html");
 	size_t imgs = 0;
 	for (const char *p = html; (p = strstr(p, "<img src=\"")); p++)
@@ -242,13 +244,17 @@ TEST(every_methodology_chart_is_there)
 		"active_range-iops-span", "sync_write-sync",
 		"rw_ratio-per-qd-0", "rw_ratio-per-qd-2", "rw_ratio-weighted",
 		"rw_ratio-score", "reclaim-written-per-idle",
-		"reclaim-bw-per-idle", "seq_precond-precond-time",
+		"reclaim-written-time-per-idle", "reclaim-written-time-compare",
+		"reclaim-bw-per-idle", "peak-default", "peak-nvme", "seq_precond-precond-time",
 		"seq_precond-precond-dw", "seq_precond-precond-lat-time",
 		"seq_precond-precond-lat-dw",
 		"rnd_sweeps-RND_4_KiB_read-2in1.gp",
 		"rnd_sweeps-RND_4_KiB_read-2in1-all",
 		"rnd_sweeps-RND_4_KiB_write-2in1.gp",
-		"rnd_sweeps-RND_4_KiB_read-consistency",
+		"rnd_sweeps-RND_4_KiB_read-consistency.gp",
+		"rnd_sweeps-RND_4_KiB_read-consistency-1s.gp",
+		"rnd_sweeps-RND_4_KiB_write-qos.gp",
+		"rnd_sweeps-RND_4_KiB_write-qos-p9999.gp",
 		"tail_latency-mix_100_qd_1-nines", "tail_latency-mix_0_qd_1-nines",
 		"boot-score",
 	};
@@ -443,8 +449,8 @@ TEST(two_in_one_drops_points_over_1ms)
 TEST(consistency_fixed_scale_and_value)
 {
 	CHECK(setup());
-	char *gp = chart_file("out", "RND_4_KiB_read-consistency", "gp");
-	char *dat = chart_file("out", "RND_4_KiB_read-consistency", "dat");
+	char *gp = chart_file("out", "RND_4_KiB_read-consistency.gp", "gp");
+	char *dat = chart_file("out", "RND_4_KiB_read-consistency.gp", "dat");
 	CHECK(gp && strstr(gp, "set yrange [0:110]"));
 	/* Samples alternate at 0.98 and 1.02 of the mean: 98 %. */
 	double x, y;
@@ -454,6 +460,209 @@ TEST(consistency_fixed_scale_and_value)
 	CHECK(x == 1);
 	CHECK_REL(y, 98, 1e-3);
 	free(gp);
+	free(dat);
+}
+
+/* The points of block `index` of an x/y data file; returns how many. */
+static int dat_block(const char *dat, int index, double *x, double *y,
+		     int max)
+{
+	char head[32];
+	snprintf(head, sizeof(head), "# index %d:", index);
+	const char *p = dat ? strstr(dat, head) : NULL;
+	p = p ? strchr(p, '\n') : NULL;
+	int n = 0;
+	while (p && *++p && *p != '\n' && *p != '#' && n < max) {
+		if (sscanf(p, "%lf %lf", &x[n], &y[n]) != 2)
+			break;
+		n++;
+		p = strchr(p, '\n');
+	}
+	return n;
+}
+
+TEST(consistency_from_1s_samples)
+{
+	CHECK(setup());
+	char *gp = chart_file("out", "RND_4_KiB_read-consistency-1s.gp", "gp");
+	char *dat = chart_file("out", "RND_4_KiB_read-consistency-1s.gp", "dat");
+	CHECK(gp && strstr(gp, "set yrange [0:110]"));
+	CHECK(gp && strstr(gp, "1 s interval"));
+	CHECK(gp && strstr(gp, "set ylabel \"Consistency, 1 s samples (%)\""));
+	/* 20 samples alternating 0.98 / 1.02 of the mean: each 1 s group of
+	   ten averages exactly the mean, so 100 %, where 100 ms gives 98 %. */
+	double x[8], y[8];
+	int n = dat_block(dat, 0, x, y, 8);
+	CHECK(n == 4);
+	for (int i = 0; i < n; i++)
+		CHECK_REL(y[i], 100, 1e-3);
+	CHECK(n && x[0] == 1 && x[n - 1] == 64);
+	free(gp);
+	free(dat);
+}
+
+/* I/Os of a fixture sweep point, as fx_put stores them. */
+static uint64_t sweep_ios(int read, int qd, double sc)
+{
+	double iops = fx_sweep_iops(read, qd, sc);
+	uint64_t ios = 0;
+	for (int k = 0; k < 20; k++)
+		ios += (uint64_t)llround(iops * 4096 / FX_MB * (k % 2 ? 1.02 : 0.98)
+					 * FX_MB / 10) / 4096;
+	return ios;
+}
+
+/* The fixture's sweep latencies: fx_hist of up to 20000 I/Os around
+   QD / IOPS; NaN where the count does not support percentile p. */
+static double sweep_lat(int read, int qd, double sc, double p)
+{
+	uint64_t n = sweep_ios(read, qd, sc);
+	if (n > 20000)
+		n = 20000;
+	if ((double)n * (1 - p / 100) < 1)
+		return NAN;
+	struct lat_hist *h = hist_new();
+	fx_hist(h, n, qd / fx_sweep_iops(read, qd, sc) * 1e6);
+	double v = (double)hist_percentile(h, p) / 1000;
+	hist_free(h);
+	return v;
+}
+
+TEST(qos_per_qd_from_histograms)
+{
+	CHECK(setup());
+	char *gp = chart_file("out", "RND_4_KiB_read-qos.gp", "gp");
+	char *dat = chart_file("out", "RND_4_KiB_read-qos.gp", "dat");
+	CHECK(gp && strstr(gp, "set logscale y 10"));
+	CHECK(gp && strstr(gp, "set logscale x 10"));
+	CHECK(gp && strstr(gp, "set ylabel \"Latency (µs)\""));
+	CHECK(gp && strstr(gp, "title \"99.99 %\""));
+	static const double pct[] = { 99, 99.9, 99.99, 99.999, 99.9999 };
+	static const int qds[] = { 1, 4, 16, 64 };
+	for (int s = 0; s < 5; s++) {
+		double x[8], y[8];
+		int n = dat_block(dat, s, x, y, 8);
+		/* 20000 I/Os per point: up to 99.99 %, not 99.999 %. */
+		CHECK(n == (s < 3 ? 4 : 0));
+		for (int i = 0; i < n; i++) {
+			CHECK(x[i] == qds[i]);
+			CHECK_REL(y[i], sweep_lat(1, qds[i], 1.0, pct[s]), 1e-9);
+		}
+	}
+	free(gp);
+	free(dat);
+	/* The sentence under the chart: 99.99 % at the lowest and highest QD
+	   (both under 1 ms here, so printed as "%.3g µs"). */
+	double l1 = sweep_lat(1, 1, 1.0, 99.99), l64 = sweep_lat(1, 64, 1.0, 99.99);
+	CHECK(l1 < 1000 && l64 < 1000);
+	char line[160];
+	snprintf(line, sizeof(line), "RND 4 KiB read, 99.99 %% latency: %.3g µs "
+		 "at QD1, %.3g µs at QD64.", l1, l64);
+	char *html = slurp("out", "index.html");
+	if (!html || !strstr(html, line))
+		CHECK_FAIL("no sentence '%s'", line);
+	free(html);
+	/* Every device at 99.99 %, in run order (dut, slow, fast); a point
+	   with fewer than 10^4 I/Os has no 99.99 % (slow's write at QD1:
+	   3000 IOPS for 2 s). */
+	dat = chart_file("out", "RND_4_KiB_write-qos-p9999.gp", "dat");
+	static const double sc[] = { 1.0, 0.6, 1.4 };
+	for (int r = 0; r < 3; r++) {
+		double x[8], y[8], want[4];
+		int n = dat_block(dat, r, x, y, 8), m = 0;
+		for (int i = 0; i < 4; i++)
+			if (isfinite(sweep_lat(0, qds[i], sc[r], 99.99)))
+				want[m++] = qds[i];
+		CHECK(n == m);
+		CHECK(r != 1 || m == 3);
+		for (int i = 0; i < n && n == m; i++) {
+			CHECK(x[i] == want[i]);
+			CHECK_REL(y[i], sweep_lat(0, (int)x[i], sc[r], 99.99),
+				  1e-9);
+		}
+	}
+	free(dat);
+}
+
+TEST(reclaim_written_vs_time)
+{
+	CHECK(setup());
+	char *dat = chart_file("out", "reclaim-written-time-per-idle", "dat");
+	char *gp = chart_file("out", "reclaim-written-time-per-idle", "gp");
+	CHECK(gp && strstr(gp, "set xlabel \"Time into the timed write (s)\""));
+	CHECK(gp && strstr(gp, "set ylabel \"Written (GB)\""));
+	CHECK(gp && strstr(gp, "title \"idle 120s\""));
+	static const int idles[] = { 5, 30, 120 };
+	double gb[3];
+	for (int i = 0; i < 3; i++) {
+		double v[600];
+		size_t hi = (size_t)(idles[i] < 50 ? idles[i] : 50) * 2;
+		size_t n = fx_two_level(v, hi, 5000, 600 - hi, 1500);
+		gb[i] = 0;
+		for (size_t k = 0; k < n; k++)
+			gb[i] += (double)llround(v[k] * FX_MB / 10) / 1e9;
+		static double x[700], y[700];
+		int m = dat_block(dat, i, x, y, 700);
+		/* From (0, 0), one point per 100 ms, ending at the total. */
+		CHECK(m == 601);
+		CHECK(m && x[0] == 0 && y[0] == 0);
+		CHECK(m == 601 && fabs(x[600] - 60) < 1e-9);
+		CHECK(m == 601 && fabs(y[600] - gb[i]) < 1e-9 * gb[i]);
+		/* At cache speed first: 5000 MB/s x 0.1 s = 0.5 GB per point. */
+		CHECK(m > 1 && fabs(y[1] - 0.495) < 1e-9);
+	}
+	free(dat);
+	free(gp);
+	/* Every device after the longest idle all of them ran (120 s). */
+	dat = chart_file("out", "reclaim-written-time-compare", "dat");
+	CHECK(dat && strstr(dat, "after idle 120s, every device"));
+	static const double sc[] = { 1.0, 0.6, 1.4 };
+	for (int r = 0; r < 3; r++) {
+		static double x[700], y[700];
+		int m = dat_block(dat, r, x, y, 700);
+		CHECK(m == 601);
+		if (m == 601)
+			CHECK_REL(y[600], gb[2] * sc[r], 1e-6);
+	}
+	free(dat);
+}
+
+TEST(peak_bars_read_and_write_per_test)
+{
+	CHECK(setup());
+	char *dat = chart_file("out", "peak-default", "dat");
+	char *gp = chart_file("out", "peak-default", "gp");
+	CHECK(gp && strstr(gp, "set ylabel \"Bandwidth (MB/s)\""));
+	CHECK(gp && strstr(gp, "set xlabel \"Test\""));
+	/* CrystalDiskMark's order, read before write; devices in run order. */
+	static const char *const rows[] = {
+		"\"SEQ1M Q8T1 read\"\t7000\t4200\t9800\n",
+		"\"SEQ1M Q8T1 write\"\t6000\t3600\t8400\n",
+		"\"RND4K Q1T1 read\"\t80\t48\t112\n",
+		"\"RND4K Q1T1 write\"\t200\t120\t280\n",
+	};
+	const char *prev = dat;
+	for (size_t i = 0; i < 4; i++) {
+		const char *p = dat ? strstr(dat, rows[i]) : NULL;
+		if (!p)
+			CHECK_FAIL("peak-default: no row %s", rows[i]);
+		else if (p < prev)
+			CHECK_FAIL("peak-default: row %s out of order", rows[i]);
+		else
+			prev = p;
+	}
+	CHECK(dat && !strstr(dat, "7100"));	/* nvme has its own chart */
+	free(dat);
+	free(gp);
+	dat = chart_file("out", "peak-nvme", "dat");
+	CHECK(dat && strstr(dat, "\"SEQ1M Q8T1 read\"\t7100\t4260\t9940\n"));
+	free(dat);
+	/* --mib: the same bars in MiB/s. */
+	dat = chart_file("out-mib", "peak-default", "dat");
+	char row[64];
+	snprintf(row, sizeof(row), "\"SEQ1M Q8T1 read\"\t%.10g\t",
+		 7000 * 1e6 / 1048576);
+	CHECK(dat && strstr(dat, row));
 	free(dat);
 }
 
@@ -552,6 +761,7 @@ TEST(tables_of_platform_and_devices)
 	CHECK(setup());
 	char *html = slurp("out", "index.html");
 	CHECK(html && strstr(html, "<td>Test CPU</td>"));
+	CHECK(html && strstr(html, "<td>0.1.0</td>"));
 	CHECK(html && strstr(html, "<td>n/a (simulated)</td>"));
 	CHECK(html && strstr(html, "<td>2000000000000</td>"));
 	CHECK(html && strstr(html, "purge.purge_method"));
