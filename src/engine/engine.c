@@ -98,6 +98,19 @@ static void next_buffer(struct run *r, struct job *j)
 	j->next_boundary += r->interval;
 }
 
+/*
+ * How many published intervals a job may have waiting for the collector.
+ * On a real device the ring absorbs a slow database commit.  On a virtual
+ * clock nothing paces the driver, so it would run up to IVL_RING intervals
+ * ahead of the hooks, and a hook's stop (steady state reached) would land
+ * wherever thread scheduling put the driver: there the driver waits for
+ * each interval to be collected, the stop is exact and reruns identical.
+ */
+static uint64_t ring_limit(const struct run *r)
+{
+	return r->ops->caps.virtual_time ? 1 : IVL_RING;
+}
+
 void run_publish(struct run *r, struct job *j)
 {
 	struct ivl_buf *b = &j->ring[j->head % IVL_RING];
@@ -106,7 +119,7 @@ void run_publish(struct run *r, struct job *j)
 	pthread_mutex_lock(&r->mu);
 	j->head++;
 	pthread_cond_broadcast(&r->cv);
-	while (!last && j->head - j->tail >= IVL_RING)
+	while (!last && j->head - j->tail >= ring_limit(r))
 		pthread_cond_wait(&r->cv, &r->mu);
 	pthread_mutex_unlock(&r->mu);
 	if (!last)
@@ -129,7 +142,8 @@ void run_publish_at(struct run *r, struct job **jobs, uint32_t n, uint64_t bound
 			jobs[i]->head++;
 	pthread_cond_broadcast(&r->cv);
 	for (uint32_t i = 0; i < n; i++)
-		while (ends_at(jobs[i], boundary) && jobs[i]->head - jobs[i]->tail >= IVL_RING)
+		while (ends_at(jobs[i], boundary) &&
+		       jobs[i]->head - jobs[i]->tail >= ring_limit(r))
 			pthread_cond_wait(&r->cv, &r->mu);
 	pthread_mutex_unlock(&r->mu);
 	for (uint32_t i = 0; i < n; i++)
