@@ -371,19 +371,12 @@ void device_facts_json(struct json_writer *w, const char *key,
 	json_object_end(w);
 }
 
+static void facts_object(struct json_writer *w, const void *f)
+{
+	device_facts_json(w, NULL, f);
+}
+
 char *device_facts_json_string(const struct device_facts *f)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	if (!mem)
-		return NULL;
-	struct json_writer w;
-	json_init(&w, mem, false);
-	device_facts_json(&w, NULL, f);
-	if (fclose(mem)) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	return json_to_string(facts_object, f);
 }

@@ -44,6 +44,9 @@ struct rctx {
 };
 
 /* The same workload (step and name) in every run; NULL where missing. */
+/* Run r's workload that matches the DUT's w (w itself for r = 0), or NULL. */
+const struct rpt_workload *match_run(const struct rctx *x, size_t r,
+				     const struct rpt_workload *w);
 void match_runs(const struct rctx *x, const struct rpt_workload *w,
 		const struct rpt_workload *out[RPT_MAX_RUNS]);
 

@@ -114,9 +114,7 @@ int qos_qd_charts(struct rctx *x, const char *step, const char *label,
 		if (!s)
 			rc = -1;
 		for (size_t k = 0; s && k < n && !rc; k++) {
-			const struct rpt_workload *v =
-				r ? rpt_find(&x->runs[r], w[k]->step, w[k]->name)
-				  : w[k];
+			const struct rpt_workload *v = match_run(x, r, w[k]);
 			if (v)
 				rc = add_point(s, v, CMP_PCT, x->e);
 		}

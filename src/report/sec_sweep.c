@@ -139,10 +139,7 @@ static int two_in_one(struct rctx *x, const char *step, const struct group *g,
 		if (!s)
 			rc = -1;
 		for (size_t k = 0; k < g->n && !rc; k++) {
-			const struct rpt_workload *w =
-				r ? rpt_find(&x->runs[r], g->w[k]->step,
-					     g->w[k]->name)
-				  : g->w[k];
+			const struct rpt_workload *w = match_run(x, r, g->w[k]);
 			if (!w)
 				continue;
 			double lat = rpt_lat_at(p50_lat(w), 50);
@@ -186,10 +183,7 @@ static int consistency_chart(struct rctx *x, const char *step,
 		if (!s)
 			rc = -1;
 		for (size_t k = 0; k < g->n && !rc; k++) {
-			const struct rpt_workload *w =
-				r ? rpt_find(&x->runs[r], g->w[k]->step,
-					     g->w[k]->name)
-				  : g->w[k];
+			const struct rpt_workload *w = match_run(x, r, g->w[k]);
 			double v = w ? consistency_score(w, g->iops, coarse)
 				     : NAN;
 			if (w && w->spec.qd > 0 && isfinite(v))
@@ -258,9 +252,7 @@ int sec_sweep(struct rctx *x, const char *step)
 					      g[i].iops ? "IOPS" : x->bw_unit);
 		if (f)
 			for (size_t r = 0; r < x->nruns; r++) {
-				const struct rpt_workload *w = r
-					? rpt_find(&x->runs[r], hi->step, hi->name)
-					: hi;
+				const struct rpt_workload *w = match_run(x, r, hi);
 				if (w)
 					f->v[r] = throughput(x, &g[i], w);
 			}

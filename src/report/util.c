@@ -266,12 +266,17 @@ int nines_series(struct chart *c, const char *title, const struct rpt_lat *l,
 	return 0;
 }
 
+const struct rpt_workload *match_run(const struct rctx *x, size_t r,
+				     const struct rpt_workload *w)
+{
+	return r ? rpt_find(&x->runs[r], w->step, w->name) : w;
+}
+
 void match_runs(const struct rctx *x, const struct rpt_workload *w,
 		const struct rpt_workload *out[RPT_MAX_RUNS])
 {
-	out[0] = w;
-	for (size_t r = 1; r < x->nruns && r < RPT_MAX_RUNS; r++)
-		out[r] = rpt_find(&x->runs[r], w->step, w->name);
+	for (size_t r = 0; r < x->nruns && r < RPT_MAX_RUNS; r++)
+		out[r] = match_run(x, r, w);
 }
 
 int rank_bars(struct rctx *x, const char *step, const char *what,
