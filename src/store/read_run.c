@@ -79,33 +79,28 @@ void store_run_row_free(struct run_row *r)
 	r->facts_before_json = r->facts_after_json = r->error = NULL;
 }
 
+static void run_list_row(sqlite3_stmt *st, void *row)
+{
+	run_from_row(st, row);
+}
+
+static void run_rows_free(void *rows, size_t n)
+{
+	store_run_rows_free(rows, n);
+}
+
+/* Facts are left out of the list: they can be large and a list of runs
+   does not show them; store_get_run has them. */
 int store_list_runs(struct store *s, struct run_row **out, size_t *n,
 		    struct sb_err *e)
 {
-	struct run_row *rows = NULL;
-	size_t cap = 0, count = 0;
-	int rc;
 	*out = NULL;
 	*n = 0;
 	sqlite3_stmt *st = store_stmt(s, ST_RUN_LIST, e);
 	if (!st)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (store_grow((void **)&rows, &cap, count, sizeof *rows, e))
-			goto fail;
-		run_from_row(st, &rows[count++]);
-	}
-	if (store_read_done(s, st, rc, "listing runs", e))
-		goto fail;
-	/* Facts are left out of the list: they can be large and a list of
-	   runs does not show them; store_get_run has them. */
-	*out = rows;
-	*n = count;
-	return 0;
-fail:
-	sqlite3_reset(st);
-	store_run_rows_free(rows, count);
-	return -1;
+	return store_read_rows(s, st, sizeof **out, run_list_row, run_rows_free,
+			       "listing runs", (void **)out, n, e);
 }
 
 void store_run_rows_free(struct run_row *rows, size_t n)
@@ -115,41 +110,35 @@ void store_run_rows_free(struct run_row *rows, size_t n)
 	free(rows);
 }
 
+static void step_from_row(sqlite3_stmt *st, void *row)
+{
+	struct step_row *r = row;
+	r->id = sqlite3_column_int64(st, 0);
+	r->seq = sqlite3_column_int(st, 1);
+	store_col_copy(st, 2, r->name, sizeof r->name);
+	store_col_copy(st, 3, r->status, sizeof r->status);
+	store_col_copy(st, 4, r->started_at, sizeof r->started_at);
+	store_col_copy(st, 5, r->finished_at, sizeof r->finished_at);
+	r->params_json = store_col_strdup(st, 6);
+	r->error = store_col_strdup(st, 7);
+}
+
+static void step_rows_free(void *rows, size_t n)
+{
+	store_step_rows_free(rows, n);
+}
+
 int store_list_steps(struct store *s, int64_t run_id, struct step_row **out,
 		     size_t *n, struct sb_err *e)
 {
-	struct step_row *rows = NULL;
-	size_t cap = 0, count = 0;
-	int rc;
 	*out = NULL;
 	*n = 0;
 	sqlite3_stmt *st = store_stmt(s, ST_STEP_LIST, e);
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (store_grow((void **)&rows, &cap, count, sizeof *rows, e))
-			goto fail;
-		struct step_row *r = &rows[count++];
-		memset(r, 0, sizeof *r);
-		r->id = sqlite3_column_int64(st, 0);
-		r->seq = sqlite3_column_int(st, 1);
-		store_col_copy(st, 2, r->name, sizeof r->name);
-		store_col_copy(st, 3, r->status, sizeof r->status);
-		store_col_copy(st, 4, r->started_at, sizeof r->started_at);
-		store_col_copy(st, 5, r->finished_at, sizeof r->finished_at);
-		r->params_json = store_col_strdup(st, 6);
-		r->error = store_col_strdup(st, 7);
-	}
-	if (store_read_done(s, st, rc, "listing steps", e))
-		goto fail;
-	*out = rows;
-	*n = count;
-	return 0;
-fail:
-	sqlite3_reset(st);
-	store_step_rows_free(rows, count);
-	return -1;
+	return store_read_rows(s, st, sizeof **out, step_from_row, step_rows_free,
+			       "listing steps", (void **)out, n, e);
 }
 
 void store_step_rows_free(struct step_row *rows, size_t n)
@@ -161,71 +150,54 @@ void store_step_rows_free(struct step_row *rows, size_t n)
 	free(rows);
 }
 
+/* A NULL value is a figure that could not be measured (stored NaN). */
+static double column_double_or_nan(sqlite3_stmt *st, int col)
+{
+	return sqlite3_column_type(st, col) == SQLITE_NULL
+		? NAN : sqlite3_column_double(st, col);
+}
+
+static void metric_from_row(sqlite3_stmt *st, void *row)
+{
+	struct metric_row *r = row;
+	r->step_id = sqlite3_column_int64(st, 0);
+	r->workload_id = sqlite3_column_int64(st, 1);
+	store_col_copy(st, 2, r->key, sizeof r->key);
+	r->value = column_double_or_nan(st, 3);
+	store_col_copy(st, 4, r->unit, sizeof r->unit);
+}
+
 int store_list_metrics(struct store *s, int64_t run_id,
 		       struct metric_row **out, size_t *n, struct sb_err *e)
 {
-	struct metric_row *rows = NULL;
-	size_t cap = 0, count = 0;
-	int rc;
 	*out = NULL;
 	*n = 0;
 	sqlite3_stmt *st = store_stmt(s, ST_METRIC_LIST, e);
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (store_grow((void **)&rows, &cap, count, sizeof *rows, e))
-			goto fail;
-		struct metric_row *r = &rows[count++];
-		memset(r, 0, sizeof *r);
-		r->step_id = sqlite3_column_int64(st, 0);
-		r->workload_id = sqlite3_column_int64(st, 1);
-		store_col_copy(st, 2, r->key, sizeof r->key);
-		r->value = sqlite3_column_type(st, 3) == SQLITE_NULL
-			? NAN : sqlite3_column_double(st, 3);
-		store_col_copy(st, 4, r->unit, sizeof r->unit);
-	}
-	if (store_read_done(s, st, rc, "listing metrics", e))
-		goto fail;
-	*out = rows;
-	*n = count;
-	return 0;
-fail:
-	sqlite3_reset(st);
-	free(rows);
-	return -1;
+	return store_read_rows(s, st, sizeof **out, metric_from_row, NULL,
+			       "listing metrics", (void **)out, n, e);
+}
+
+static void reading_from_row(sqlite3_stmt *st, void *row)
+{
+	struct device_reading *r = row;
+	r->t_ns = (uint64_t)sqlite3_column_int64(st, 0);
+	store_col_copy(st, 1, r->key, sizeof r->key);
+	r->value = column_double_or_nan(st, 2);
 }
 
 int store_list_device_readings(struct store *s, int64_t run_id,
 			       struct device_reading **out, size_t *n,
 			       struct sb_err *e)
 {
-	struct device_reading *rows = NULL;
-	size_t cap = 0, count = 0;
-	int rc;
 	*out = NULL;
 	*n = 0;
 	sqlite3_stmt *st = store_stmt(s, ST_READING_LIST, e);
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (store_grow((void **)&rows, &cap, count, sizeof *rows, e))
-			goto fail;
-		struct device_reading *r = &rows[count++];
-		memset(r, 0, sizeof *r);
-		r->t_ns = (uint64_t)sqlite3_column_int64(st, 0);
-		store_col_copy(st, 1, r->key, sizeof r->key);
-		r->value = sqlite3_column_type(st, 2) == SQLITE_NULL
-			? NAN : sqlite3_column_double(st, 2);
-	}
-	if (store_read_done(s, st, rc, "listing device readings", e))
-		goto fail;
-	*out = rows;
-	*n = count;
-	return 0;
-fail:
-	sqlite3_reset(st);
-	free(rows);
-	return -1;
+	return store_read_rows(s, st, sizeof **out, reading_from_row, NULL,
+			       "listing device readings", (void **)out, n, e);
 }

@@ -7,13 +7,33 @@
 
 #include "store/store_impl.h"
 
+static void workload_from_row(sqlite3_stmt *st, void *row)
+{
+	struct workload_row *r = row;
+	r->id = sqlite3_column_int64(st, 0);
+	r->step_id = sqlite3_column_int64(st, 1);
+	r->index = (uint32_t)sqlite3_column_int64(st, 2);
+	store_col_copy(st, 3, r->name, sizeof r->name);
+	store_col_copy(st, 4, r->status, sizeof r->status);
+	store_col_copy(st, 5, r->mode, sizeof r->mode);
+	r->spec_json = store_col_strdup(st, 6);
+	for (int d = 0; d < DIR_COUNT; d++) {
+		r->totals.bytes[d] = (uint64_t)sqlite3_column_int64(st, 7 + d);
+		r->totals.ios[d] = (uint64_t)sqlite3_column_int64(st, 10 + d);
+	}
+	r->totals.measured_ns = (uint64_t)sqlite3_column_int64(st, 13);
+	r->final = sqlite3_column_int(st, 14) != 0;
+}
+
+static void workload_rows_free(void *rows, size_t n)
+{
+	store_workload_rows_free(rows, n);
+}
+
 int store_list_workloads(struct store *s, int64_t run_id, int64_t step_id,
 			 struct workload_row **out, size_t *n,
 			 struct sb_err *e)
 {
-	struct workload_row *rows = NULL;
-	size_t cap = 0, count = 0;
-	int rc;
 	*out = NULL;
 	*n = 0;
 	sqlite3_stmt *st = store_stmt(s, ST_WORKLOAD_LIST, e);
@@ -21,34 +41,9 @@ int store_list_workloads(struct store *s, int64_t run_id, int64_t step_id,
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int64(st, 2, step_id > 0 ? step_id : 0);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (store_grow((void **)&rows, &cap, count, sizeof *rows, e))
-			goto fail;
-		struct workload_row *r = &rows[count++];
-		memset(r, 0, sizeof *r);
-		r->id = sqlite3_column_int64(st, 0);
-		r->step_id = sqlite3_column_int64(st, 1);
-		r->index = (uint32_t)sqlite3_column_int64(st, 2);
-		store_col_copy(st, 3, r->name, sizeof r->name);
-		store_col_copy(st, 4, r->status, sizeof r->status);
-		store_col_copy(st, 5, r->mode, sizeof r->mode);
-		r->spec_json = store_col_strdup(st, 6);
-		for (int d = 0; d < DIR_COUNT; d++) {
-			r->totals.bytes[d] = (uint64_t)sqlite3_column_int64(st, 7 + d);
-			r->totals.ios[d] = (uint64_t)sqlite3_column_int64(st, 10 + d);
-		}
-		r->totals.measured_ns = (uint64_t)sqlite3_column_int64(st, 13);
-		r->final = sqlite3_column_int(st, 14) != 0;
-	}
-	if (store_read_done(s, st, rc, "listing workloads", e))
-		goto fail;
-	*out = rows;
-	*n = count;
-	return 0;
-fail:
-	sqlite3_reset(st);
-	store_workload_rows_free(rows, count);
-	return -1;
+	return store_read_rows(s, st, sizeof **out, workload_from_row,
+			       workload_rows_free, "listing workloads",
+			       (void **)out, n, e);
 }
 
 void store_workload_rows_free(struct workload_row *rows, size_t n)
@@ -76,13 +71,30 @@ static int workload_exists(struct store *s, int64_t workload_id,
 		       (long long)workload_id, s->path);
 }
 
+static void sample_from_row(sqlite3_stmt *st, void *row)
+{
+	struct interval_sample *x = row;
+	x->workload = (uint32_t)sqlite3_column_int64(st, 0);
+	x->index = (uint64_t)sqlite3_column_int64(st, 1);
+	x->t_start_ns = (uint64_t)sqlite3_column_int64(st, 2);
+	x->t_end_ns = (uint64_t)sqlite3_column_int64(st, 3);
+	x->ramp = sqlite3_column_int(st, 4) != 0;
+	for (int d = 0; d < DIR_COUNT; d++) {
+		struct interval_dir *v = &x->dir[d];
+		int c = 5 + 6 * d;
+		v->bytes = (uint64_t)sqlite3_column_int64(st, c);
+		v->ios = (uint64_t)sqlite3_column_int64(st, c + 1);
+		v->lat_p50_ns = (uint64_t)sqlite3_column_int64(st, c + 2);
+		v->lat_p99_ns = (uint64_t)sqlite3_column_int64(st, c + 3);
+		v->lat_max_ns = (uint64_t)sqlite3_column_int64(st, c + 4);
+		v->lat_sum_ns = (uint64_t)sqlite3_column_int64(st, c + 5);
+	}
+}
+
 int store_load_samples(struct store *s, int64_t workload_id,
 		       struct interval_sample **out, size_t *n,
 		       struct sb_err *e)
 {
-	struct interval_sample *rows = NULL;
-	size_t cap = 0, count = 0;
-	int rc;
 	*out = NULL;
 	*n = 0;
 	if (workload_exists(s, workload_id, e))
@@ -91,36 +103,8 @@ int store_load_samples(struct store *s, int64_t workload_id,
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, workload_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (store_grow((void **)&rows, &cap, count, sizeof *rows, e))
-			goto fail;
-		struct interval_sample *x = &rows[count++];
-		memset(x, 0, sizeof *x);
-		x->workload = (uint32_t)sqlite3_column_int64(st, 0);
-		x->index = (uint64_t)sqlite3_column_int64(st, 1);
-		x->t_start_ns = (uint64_t)sqlite3_column_int64(st, 2);
-		x->t_end_ns = (uint64_t)sqlite3_column_int64(st, 3);
-		x->ramp = sqlite3_column_int(st, 4) != 0;
-		for (int d = 0; d < DIR_COUNT; d++) {
-			struct interval_dir *v = &x->dir[d];
-			int c = 5 + 6 * d;
-			v->bytes = (uint64_t)sqlite3_column_int64(st, c);
-			v->ios = (uint64_t)sqlite3_column_int64(st, c + 1);
-			v->lat_p50_ns = (uint64_t)sqlite3_column_int64(st, c + 2);
-			v->lat_p99_ns = (uint64_t)sqlite3_column_int64(st, c + 3);
-			v->lat_max_ns = (uint64_t)sqlite3_column_int64(st, c + 4);
-			v->lat_sum_ns = (uint64_t)sqlite3_column_int64(st, c + 5);
-		}
-	}
-	if (store_read_done(s, st, rc, "reading samples", e))
-		goto fail;
-	*out = rows;
-	*n = count;
-	return 0;
-fail:
-	sqlite3_reset(st);
-	free(rows);
-	return -1;
+	return store_read_rows(s, st, sizeof **out, sample_from_row, NULL,
+			       "reading samples", (void **)out, n, e);
 }
 
 int store_load_histogram(struct store *s, int64_t workload_id,

@@ -241,8 +241,9 @@ char *store_col_strdup(sqlite3_stmt *st, int col)
 	return t ? strdup((const char *)t) : NULL;
 }
 
-int store_grow(void **arr, size_t *cap, size_t n, size_t elem,
-	       struct sb_err *e)
+/* Make room for element n of a growing array (capacity doubles). */
+static int store_grow(void **arr, size_t *cap, size_t n, size_t elem,
+		      struct sb_err *e)
 {
 	if (n < *cap)
 		return 0;
@@ -263,6 +264,38 @@ int store_read_done(struct store *s, sqlite3_stmt *st, int rc,
 		return 0;
 	store_sql_err(s->db, e, what);
 	return sb_err_wrap(e, "%s", s->path);
+}
+
+int store_read_rows(struct store *s, sqlite3_stmt *st, size_t elem,
+		    void (*fill)(sqlite3_stmt *st, void *row),
+		    void (*free_rows)(void *rows, size_t n), const char *what,
+		    void **out, size_t *n, struct sb_err *e)
+{
+	void *rows = NULL;
+	size_t cap = 0, count = 0;
+	int rc;
+	*out = NULL;
+	*n = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (store_grow(&rows, &cap, count, elem, e)) {
+			sqlite3_reset(st);
+			goto fail;
+		}
+		void *row = (char *)rows + count++ * elem;
+		memset(row, 0, elem);
+		fill(st, row);
+	}
+	if (store_read_done(s, st, rc, what, e))
+		goto fail;
+	*out = rows;
+	*n = count;
+	return 0;
+fail:
+	if (free_rows)
+		free_rows(rows, count);
+	else
+		free(rows);
+	return -1;
 }
 
 bool store_status_valid(const char *status, bool step)

@@ -90,13 +90,19 @@ char *store_col_strdup(sqlite3_stmt *st, int col);
 void store_utc_now(char out[32]);
 uint64_t store_monotonic_ns(void);
 
-/* Make room for element n of a growing array (capacity doubles). */
-int store_grow(void **arr, size_t *cap, size_t n, size_t elem,
-	       struct sb_err *e);
-
 /* End a read loop: rc is sqlite3_step's last answer; SQLITE_DONE is fine. */
 int store_read_done(struct store *s, sqlite3_stmt *st, int rc,
 		    const char *what, struct sb_err *e);
+
+/*
+ * Every row of a bound statement into a growing array of `elem`-byte rows:
+ * each is zeroed, then `fill` maps the columns.  On failure `free_rows`
+ * (NULL: plain free) releases what was read and *out stays NULL.
+ */
+int store_read_rows(struct store *s, sqlite3_stmt *st, size_t elem,
+		    void (*fill)(sqlite3_stmt *st, void *row),
+		    void (*free_rows)(void *rows, size_t n), const char *what,
+		    void **out, size_t *n, struct sb_err *e);
 
 /* A status the store.h contract allows: running, done, failed, interrupted,
    and for a step also partial. */
