@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/json_tree.h"
 
 /* One unsigned field followed by a comma, end of line or end of text. */
 static int read_field(const char **p, const char *end, uint64_t *out)
@@ -204,85 +203,5 @@ int fio_log_to_trace(const struct fio_log_entry *l, size_t n,
 	}
 	*out = t;
 	*nout = k;
-	return 0;
-}
-
-static int cmp_pct(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static void read_dir(const struct jt_node *d, struct fio_dir_summary *o)
-{
-	memset(o, 0, sizeof *o);
-	if (!d)
-		return;
-	o->io_bytes = (uint64_t)jt_num(d, "io_bytes", 0);
-	o->total_ios = (uint64_t)jt_num(d, "total_ios", 0);
-	o->runtime_ms = (uint64_t)jt_num(d, "runtime", 0);
-	o->bw_bytes = jt_num(d, "bw_bytes", 0);
-	o->iops = jt_num(d, "iops", 0);
-	const struct jt_node *clat = jt_get(d, "clat_ns");
-	o->clat_mean_ns = jt_num(clat, "mean", NAN);
-	o->clat_min_ns = (uint64_t)jt_num(clat, "min", 0);
-	o->clat_max_ns = (uint64_t)jt_num(clat, "max", 0);
-	const struct jt_node *pct = jt_get(clat, "percentile");
-	if (!pct || pct->type != JT_OBJ)
-		return;
-	/* pairs (percentile, value), sorted by percentile */
-	double pairs[FIO_JSON_MAX_PS][2];
-	size_t k = 0;
-	for (const struct jt_node *c = pct->child; c && k < FIO_JSON_MAX_PS; c = c->next) {
-		if (c->type != JT_NUM || !c->key)
-			continue;
-		pairs[k][0] = strtod(c->key, NULL);
-		pairs[k][1] = c->num;
-		k++;
-	}
-	qsort(pairs, k, sizeof pairs[0], cmp_pct);
-	for (size_t i = 0; i < k; i++) {
-		o->ps[i] = pairs[i][0];
-		o->pv_ns[i] = (uint64_t)pairs[i][1];
-	}
-	o->np = k;
-}
-
-int fio_json_parse(const char *text, size_t len,
-		   struct fio_job_summary **jobs, size_t *n, struct sb_err *e)
-{
-	*jobs = NULL;
-	*n = 0;
-	const char *start = memchr(text, '{', len);
-	if (!start)
-		return sb_errf(e, "not fio JSON output: no '{'");
-	struct jt_node *root;
-	if (jt_parse(start, len - (size_t)(start - text), &root, e))
-		return sb_err_wrap(e, "fio JSON");
-	const struct jt_node *arr = jt_get(root, "jobs");
-	if (!arr || arr->type != JT_ARR) {
-		jt_free(root);
-		return sb_errf(e, "fio JSON: no \"jobs\" array (was it run with --output-format=json?)");
-	}
-	size_t k = 0;
-	for (const struct jt_node *j = arr->child; j; j = j->next)
-		k++;
-	struct fio_job_summary *out = calloc(k ? k : 1, sizeof *out);
-	if (!out) {
-		jt_free(root);
-		return sb_errno(e, ENOMEM, "fio JSON");
-	}
-	k = 0;
-	for (const struct jt_node *j = arr->child; j; j = j->next, k++) {
-		const struct jt_node *name = jt_get(j, "jobname");
-		snprintf(out[k].name, sizeof out[k].name, "%s",
-			 name && name->type == JT_STR ? name->str : "");
-		read_dir(jt_get(j, "read"), &out[k].dir[0]);
-		read_dir(jt_get(j, "write"), &out[k].dir[1]);
-		read_dir(jt_get(j, "trim"), &out[k].dir[2]);
-	}
-	jt_free(root);
-	*jobs = out;
-	*n = k;
 	return 0;
 }

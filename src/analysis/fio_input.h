@@ -8,9 +8,10 @@
  * direction 0 read, 1 write, 2 trim.  Values: KiB/s for bandwidth logs,
  * IOPS for IOPS logs, ns for latency logs.
  *
- * JSON (--output-format=json): jobs[] with read/write/trim objects holding
- * io_bytes, bw_bytes, iops, runtime (ms), total_ios and clat_ns {min, max,
- * mean, percentile {"99.000000": ns}}.
+ * JSON (--output-format=json), read with jansson: jobs[] with
+ * read/write/trim (or mixed) objects holding io_bytes, bw, iops, runtime
+ * (ms), total_ios, clat and lat {min, max, mean, percentile}, and, for jobs
+ * run with ss=, a steadystate object.
  */
 #ifndef SSDBENCH_ANALYSIS_FIO_INPUT_H
 #define SSDBENCH_ANALYSIS_FIO_INPUT_H
@@ -69,25 +70,69 @@ int fio_log_to_trace(const struct fio_log_entry *l, size_t n,
 
 #define FIO_JSON_MAX_PS 32
 
-struct fio_dir_summary {
-	uint64_t io_bytes, total_ios, runtime_ms;
-	double bw_bytes, iops;
-	double clat_mean_ns;
-	uint64_t clat_min_ns, clat_max_ns;
-	size_t np;
+/* Directions of a fio JSON job; FIO_MIXED is unified_rw_reporting's. */
+enum { FIO_READ, FIO_WRITE, FIO_TRIM, FIO_MIXED, FIO_NDIRS };
+extern const char *const fio_dir_names[FIO_NDIRS];
+
+/* clat or lat of one direction, in ns whatever unit the file used. */
+struct fio_lat_summary {
+	bool present;
+	double min_ns, max_ns, mean_ns;		/* NAN when absent */
+	size_t np;				/* percentiles, ascending */
 	double ps[FIO_JSON_MAX_PS];
-	uint64_t pv_ns[FIO_JSON_MAX_PS];
+	double pv_ns[FIO_JSON_MAX_PS];
+};
+
+/* One direction; every figure NAN when the file does not hold it. */
+struct fio_dir_summary {
+	bool present;			/* the object is in the file */
+	bool io_kib;			/* io_bytes was in KiB (fio < 2.21) */
+	bool lat_us;			/* latency was in us (fio < 2.99) */
+	double io_bytes, total_ios, runtime_ms, bw_bytes, iops;
+	struct fio_lat_summary clat, lat;
+};
+
+/*
+ * fio's steadystate object (ss=, ss_dur=): the rule as fio names it, its
+ * verdict and criterion, and the window's data (one value per second: B/s
+ * and IOPS, fio's integer rates) oldest first.
+ */
+struct fio_ss_summary {
+	bool present;
+	char ss[64];			/* "iops_slope:10.000000%" */
+	bool slope;			/* *_slope, else the mean-deviation rule */
+	bool iops;			/* iops*, else bw* */
+	bool pct;			/* the limit is a % of the mean */
+	double limit;
+	double duration_s;
+	bool attained;
+	double criterion;		/* as fio printed it (% when pct) */
+	double slope_value, max_deviation;
+	double bw_mean, iops_mean;	/* fio's: integer sum / duration */
+	size_t n;
+	uint64_t *bw_data, *iops_data;	/* n each, malloc'd */
 };
 
 struct fio_job_summary {
 	char name[128];
-	struct fio_dir_summary dir[3];	/* read, write, trim */
+	char version[32];		/* "fio version" of its document */
+	unsigned document;		/* which document of the file, from 0 */
+	struct fio_dir_summary dir[FIO_NDIRS];
+	struct fio_ss_summary ss;
 };
 
-/* Every job of a fio JSON document; *jobs malloc'd (free()).  Text before
-   the first '{' (fio's notes) is skipped. */
+/*
+ * Every job of every fio JSON document in the text.  fio's notes and
+ * errors may come before, between or after the documents (stderr mixed in,
+ * outputs appended with >>): a document is a JSON object that starts a line
+ * and holds a "jobs" array.  Units are told by the fields present, not the
+ * version string: io_bytes is in KiB when neither io_kbytes nor clat_ns is
+ * there, bw is KiB/s unless bw_bytes is, latency is in us under clat/lat
+ * and in ns under clat_ns/lat_ns.  *jobs is malloc'd: fio_jobs_free().
+ */
 int fio_json_parse(const char *text, size_t len,
 		   struct fio_job_summary **jobs, size_t *n,
 		   struct sb_err *e);
+void fio_jobs_free(struct fio_job_summary *jobs, size_t n);
 
 #endif

@@ -368,50 +368,96 @@ out:
 	return 0;
 }
 
+/* A figure for people: the number, or "absent" when the file lacks it. */
+static void print_fig(const char *fmt, double v, double scale,
+		      const char *absent)
+{
+	if (isfinite(v))
+		printf(fmt, v / scale);
+	else
+		printf("%s absent", absent);
+}
+
+static void json_lat(struct json_writer *w, const char *pre,
+		     const struct fio_lat_summary *l)
+{
+	char key[48];
+	snprintf(key, sizeof key, "%s_mean_ns", pre);
+	json_double(w, key, l->mean_ns);
+	snprintf(key, sizeof key, "%s_min_ns", pre);
+	json_double(w, key, l->min_ns);
+	snprintf(key, sizeof key, "%s_max_ns", pre);
+	json_double(w, key, l->max_ns);
+	snprintf(key, sizeof key, "%s_percentiles_ns", pre);
+	if (!l->np) {
+		json_null(w, key);
+		return;
+	}
+	json_object_begin(w, key);
+	for (size_t i = 0; i < l->np; i++) {
+		snprintf(key, sizeof key, "p%g", l->ps[i]);
+		json_double(w, key, l->pv_ns[i]);
+	}
+	json_object_end(w);
+}
+
+static void print_lat(const char *what, const struct fio_lat_summary *l)
+{
+	if (!l->present)
+		return;
+	printf("; %s mean", what);
+	print_fig(" %.1f us", l->mean_ns, 1e3, "");
+	for (size_t i = 0; i < l->np; i++)
+		if (l->ps[i] == 50 || l->ps[i] == 99 || l->ps[i] == 99.9 ||
+		    l->ps[i] == 99.99)
+			printf(", p%g %.1f us", l->ps[i], l->pv_ns[i] / 1e3);
+}
+
 void analyze_print_fio_job(const struct fio_job_summary *j,
 			   struct json_writer *w)
 {
-	static const char *const dn[3] = { "read", "write", "trim" };
 	if (w) {
 		json_object_begin(w, NULL);
 		json_string(w, "name", j->name);
+		json_u64(w, "document", j->document);
+		json_string(w, "fio_version", j->version);
 	} else {
-		printf("fio job %s\n", j->name);
+		printf("fio job %s (document %u, %s)\n", j->name, j->document + 1,
+		       j->version[0] ? j->version : "fio version absent");
 	}
-	for (int d = 0; d < 3; d++) {
+	for (int d = 0; d < FIO_NDIRS; d++) {
 		const struct fio_dir_summary *s = &j->dir[d];
-		if (!s->io_bytes && !s->total_ios)
+		/* a direction the job did not use: fio prints zeros */
+		if (!s->present || !(s->io_bytes > 0))
 			continue;
 		if (w) {
-			json_object_begin(w, dn[d]);
-			json_u64(w, "io_bytes", s->io_bytes);
-			json_u64(w, "total_ios", s->total_ios);
-			json_u64(w, "runtime_ms", s->runtime_ms);
+			json_object_begin(w, fio_dir_names[d]);
+			json_double(w, "io_bytes", s->io_bytes);
+			json_double(w, "total_ios", s->total_ios);
+			json_double(w, "runtime_ms", s->runtime_ms);
 			json_double(w, "bw_bps", s->bw_bytes);
 			json_double(w, "iops", s->iops);
-			json_double(w, "clat_mean_ns", s->clat_mean_ns);
-			json_u64(w, "clat_min_ns", s->clat_min_ns);
-			json_u64(w, "clat_max_ns", s->clat_max_ns);
-			json_object_begin(w, "clat_percentiles_ns");
-			for (size_t i = 0; i < s->np; i++) {
-				char key[32];
-				snprintf(key, sizeof key, "p%g", s->ps[i]);
-				json_u64(w, key, s->pv_ns[i]);
-			}
-			json_object_end(w);
+			json_string(w, "units_read", s->io_kib ?
+				    (s->lat_us ? "io_bytes KiB, latency us" : "io_bytes KiB") :
+				    (s->lat_us ? "latency us" : "bytes, ns"));
+			json_lat(w, "clat", &s->clat);
+			if (s->lat.present)
+				json_lat(w, "lat", &s->lat);
 			json_object_end(w);
 			continue;
 		}
-		printf("  %s: %llu bytes, %llu I/Os in %llu ms: %.0f MB/s, %.0f IOPS, "
-		       "clat mean %.1f us", dn[d], (unsigned long long)s->io_bytes,
-		       (unsigned long long)s->total_ios,
-		       (unsigned long long)s->runtime_ms, s->bw_bytes / 1e6, s->iops,
-		       s->clat_mean_ns / 1e3);
-		for (size_t i = 0; i < s->np; i++)
-			if (s->ps[i] == 50 || s->ps[i] == 99 || s->ps[i] == 99.9 ||
-			    s->ps[i] == 99.99)
-				printf(", p%g %.1f", s->ps[i], (double)s->pv_ns[i] / 1e3);
-		printf(" us\n");
+		printf("  %s: ", fio_dir_names[d]);
+		print_fig("%.0f bytes", s->io_bytes, 1, "bytes");
+		print_fig(", %.0f I/Os", s->total_ios, 1, ", I/O count");
+		print_fig(" in %.0f ms", s->runtime_ms, 1, ", runtime");
+		print_fig(": %.1f MB/s", s->bw_bytes, 1e6, "; bandwidth");
+		print_fig(", %.0f IOPS", s->iops, 1, ", IOPS");
+		print_lat("clat", &s->clat);
+		print_lat("lat", &s->lat);
+		if (s->io_kib || s->lat_us)
+			printf(" (read as fio 2.x units:%s%s)", s->io_kib ? " io_bytes KiB" : "",
+			       s->lat_us ? " latency us" : "");
+		printf("\n");
 	}
 	if (w)
 		json_object_end(w);

@@ -174,7 +174,7 @@ static int analyze_fio_json(const char *path, struct json_writer *w,
 		analyze_print_fio_job(&jobs[i], w);
 	if (w)
 		json_array_end(w);
-	free(jobs);
+	fio_jobs_free(jobs, n);
 	return 0;
 }
 
