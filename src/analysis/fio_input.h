@@ -3,10 +3,13 @@
  * be analysed without re-running anything.  They parse text already in
  * memory (the CLI reads the file): no I/O here.
  *
- * Logs (write_bw_log / write_iops_log / write_lat_log, with log_avg_msec):
- * one line per sample, "time_ms, value, direction, bs, offset[, prio]";
- * direction 0 read, 1 write, 2 trim.  Values: KiB/s for bandwidth logs,
- * IOPS for IOPS logs, ns for latency logs.
+ * Logs (write_bw_log / write_iops_log / write_lat_log): one line per
+ * sample, "time_ms, value, direction, bs" up to fio 3.17; log_offset=1 adds
+ * ", offset" and fio 3.18 adds ", priority" (hex with log_prio=1) at the
+ * end.  Direction 0 read, 1 write, 2 trim.  Values: KiB/s for bandwidth
+ * logs, IOPS for IOPS logs, ns for latency logs.  A histogram log
+ * (write_hist_log: time, direction, bs, then hundreds of bins) is not a
+ * trace and is refused for what it is.
  *
  * JSON (--output-format=json), read with jansson: jobs[] with
  * read/write/trim (or mixed) objects holding io_bytes, bw, iops, runtime
@@ -30,12 +33,20 @@ struct fio_log_entry {
 	uint64_t value;
 	unsigned dir;
 	uint64_t bs;
-	uint64_t offset;
+	size_t line;
 };
 
-/* Parse a whole log; *out is malloc'd (free()).  Errors name the line. */
+/* Parse a whole log; *out is malloc'd (free()).  Errors name the line and
+   the formats accepted. */
 int fio_log_parse(const char *text, size_t len, struct fio_log_entry **out,
 		  size_t *n, struct sb_err *e);
+
+/*
+ * fio appends the log of a job run again (or the next job of the same
+ * name) to the same file, its time starting from 0 again: the entries from
+ * `start` up to the returned index are one run.
+ */
+size_t fio_log_run_end(const struct fio_log_entry *l, size_t n, size_t start);
 
 /* The direction with the most entries (ties: the lowest). */
 unsigned fio_log_main_dir(const struct fio_log_entry *l, size_t n);
@@ -43,19 +54,34 @@ unsigned fio_log_main_dir(const struct fio_log_entry *l, size_t n);
 /*
  * Whether a log holds one entry per I/O (written without log_avg_msec):
  * every entry carries its block size and the entries come faster than one
- * per 5 ms on average or share timestamps.  fio writes bs 0 in averaged
- * logs.
+ * per 5 ms on average or share timestamps.
  */
 bool fio_log_is_per_io(const struct fio_log_entry *l, size_t n);
 
+/* What a trace made from a log knows. */
+struct fio_trace_info {
+	bool has_bytes;		/* an IOPS log without bs has no bytes */
+	bool has_ios;		/* a bandwidth log without bs has no I/O count */
+	bool averaged;		/* log_avg_msec: entries on a grid, bs 0 */
+	double window_ms;	/* averaged: the window each entry covers */
+	size_t gaps;		/* averaged: stretches with no entry (stalls) */
+	double gap_s;		/* their total time */
+};
+
 /*
- * The entries of one direction as a trace.
+ * The entries of one direction of one run as a trace.
  *
- * Averaged logs: a sample covers the time since the previous entry of that
- * direction (from 0 for the first), as fio's averaging windows do; an entry
- * at the same time as the previous one has no time of its own and is
- * skipped.  A bandwidth log gives bytes = KiB/s x 1024 x dt (rounded),
- * I/Os = bytes / bs; an IOPS log gives I/Os = IOPS x dt, bytes = I/Os x bs.
+ * Averaged logs (log_avg_msec; fio writes bs 0): each entry covers its own
+ * window, the median step between entries.  fio writes no entry for a
+ * window in which nothing completed, so a step of 1.5 windows or more is a
+ * stall: a slice at 0 up to the entry's window.  Shorter steps are fio's
+ * timer jitter and the entry covers the step.  Older logs with the block
+ * size filled in (fio 2.x's bw_avg_time sampling) were written when a
+ * completion found the window over: an entry covers the time since the
+ * previous one, as fio computed it.  An entry at the time of the previous
+ * one has no time of its own and is skipped.  A bandwidth log gives
+ * bytes = KiB/s x 1024 x time (rounded), I/Os = bytes / bs; an IOPS log
+ * I/Os = IOPS x time, bytes = I/Os x bs (unknown without bs: see `info`).
  * fio does not log the last partial window, so the trace ends up to one
  * window short of the job.
  *
@@ -66,7 +92,8 @@ bool fio_log_is_per_io(const struct fio_log_entry *l, size_t n);
  */
 int fio_log_to_trace(const struct fio_log_entry *l, size_t n,
 		     enum fio_log_kind kind, unsigned dir, unsigned slice_ms,
-		     struct trace_pt **out, size_t *nout, struct sb_err *e);
+		     struct trace_pt **out, size_t *nout,
+		     struct fio_trace_info *info, struct sb_err *e);
 
 #define FIO_JSON_MAX_PS 32
 

@@ -40,13 +40,13 @@ const struct step_template step_templates[] = {
 	{ "essd_purge", "purge", HALF_ESSD, "purge to fresh-out-of-box", NULL,
 	  "method=auto lbaf=keep rest=5m" },
 	{ "seq_precond", "ss_precond", HALF_ESSD, "SEQ preconditioning to steady state", NULL,
-	  "pattern=seq bs=128KiB qd=256 track=bw rule=slope window=30s slope_tol=10% "
+	  "pattern=seq bs=128KiB qd=256 track=bw rule=slope ss_interval=1s window=30s slope_tol=10% "
 	  "excursion_tol=20% min_writes=2 max_writes=23 rest=0" },
 	{ "seq_sweeps", "sweep", HALF_ESSD, "SEQ 128 KiB read, write, 95:5 QD sweeps", "seq_precond",
 	  "pattern=seq bs=128KiB mixes=100,0,95 qds=1,2,4,8,16,32,64,128,256 "
 	  "ramp=30s time=5m span=100% rest=0" },
 	{ "rnd_precond", "ss_precond", HALF_ESSD, "RND preconditioning to steady state", "seq_precond",
-	  "pattern=rand bs=4KiB qd=256 track=iops rule=slope window=30s slope_tol=10% "
+	  "pattern=rand bs=4KiB qd=256 track=iops rule=slope ss_interval=1s window=30s slope_tol=10% "
 	  "excursion_tol=20% min_writes=2 max_writes=23 rest=0" },
 	{ "rnd_sweeps", "sweep", HALF_ESSD, "RND 4 KiB read, write, 70:30, 50:50 QD sweeps", "rnd_precond",
 	  "pattern=rand bs=4KiB mixes=100,0,70,50 qds=1,2,4,8,16,32,64,128,256 "
