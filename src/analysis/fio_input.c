@@ -304,12 +304,15 @@ int fio_log_to_trace(const struct fio_log_entry *l, size_t n,
 			continue;
 		prev = l[i].t_ms;
 		uint64_t own = dt;
-		if (win && 2 * dt >= 3 * win) {
-			/* no entry for the windows before: nothing completed */
-			t[k++] = (struct trace_pt){ .ns = (dt - win) * 1000000 };
+		if (win && 10 * dt >= 19 * win) {
+			/* fio tries every window and logs nothing for one in
+			   which nothing completed: whole windows without an
+			   entry are a stall, at 0 */
+			uint64_t missing = (dt + win / 2) / win - 1;
+			own = dt - missing * win;
+			t[k++] = (struct trace_pt){ .ns = missing * win * 1000000 };
 			info->gaps++;
-			info->gap_s += (double)(dt - win) / 1e3;
-			own = win;
+			info->gap_s += (double)(missing * win) / 1e3;
 		}
 		t[k++] = entry_slice(&l[i], kind, own);
 	}

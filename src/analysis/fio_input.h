@@ -71,11 +71,14 @@ struct fio_trace_info {
 /*
  * The entries of one direction of one run as a trace.
  *
- * Averaged logs (log_avg_msec; fio writes bs 0): each entry covers its own
- * window, the median step between entries.  fio writes no entry for a
- * window in which nothing completed, so a step of 1.5 windows or more is a
- * stall: a slice at 0 up to the entry's window.  Shorter steps are fio's
- * timer jitter and the entry covers the step.  Older logs with the block
+ * Averaged logs (log_avg_msec; fio writes bs 0): fio samples once per
+ * window W (the median step between entries) and each entry's rate is over
+ * the time since the previous attempt.  fio writes no entry for a window
+ * in which nothing completed ("No entries for interval" in its stat.c), so
+ * a step of about two windows or more (>= 1.9 W) is a stall: the whole
+ * windows missing are a slice at 0, and the entry covers the rest.  A
+ * shorter step is fio's sampling thread running late, and the entry
+ * covers all of it.  Older logs with the block
  * size filled in (fio 2.x's bw_avg_time sampling) were written when a
  * completion found the window over: an entry covers the time since the
  * previous one, as fio computed it.  An entry at the time of the previous

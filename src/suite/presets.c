@@ -87,8 +87,11 @@ static const char quick_settings[] =
 	"rw_ratio.time=200ms rw_ratio.point_rest=0 rw_ratio.min_runs=3 "
 	"rw_ratio.max_runs=4 rw_ratio.rse_window=3 "
 	"reclaim.idles=0s,1s,2s reclaim.fill_share=25% reclaim.write_time=1s "
-	"seq_precond.window=1s seq_precond.min_writes=0.5 seq_precond.max_writes=2 "
-	"rnd_precond.window=1s rnd_precond.min_writes=0.25 rnd_precond.max_writes=1 "
+	/* a 1 s window of 100 ms samples: a toy drive's steady state, not fio's */
+	"seq_precond.window=1s seq_precond.ss_interval=100ms seq_precond.min_writes=0.5 "
+	"seq_precond.max_writes=2 "
+	"rnd_precond.window=1s rnd_precond.ss_interval=100ms rnd_precond.min_writes=0.25 "
+	"rnd_precond.max_writes=1 "
 	"seq_sweeps.qds=1,8,32 seq_sweeps.ramp=100ms seq_sweeps.time=500ms "
 	"rnd_sweeps.qds=1,8,32 rnd_sweeps.ramp=100ms rnd_sweeps.time=500ms "
 	"ai_sweep.qds=1,32 ai_sweep.ramp=100ms ai_sweep.time=500ms "

@@ -9,7 +9,7 @@
 #    = bandwidth x runtime, mean latency x IOPS = the queue depth), so a
 #    KiB read as bytes or a microsecond read as a nanosecond cannot pass;
 #  - logs: the sum over the entries, each covering its own averaging window
-#    (a gap between entries is time at 0 B/s), and, where the same run's
+#    (whole windows without an entry are time at 0 B/s), and, where the same run's
 #    JSON is here too, that sum against fio's own total: never above it,
 #    short of it by at most the unlogged last window and the truncation of
 #    each logged value to an integer;
@@ -143,7 +143,11 @@ for s, t in zip(segs, tr):
         dt = r[0] - prev
         if dt <= 0:
             continue
-        own = win if averaged and dt >= 1.5 * win else dt   # the rest is a gap at 0
+        # whole windows with no entry (a step of >= 1.9 windows) are a stall
+        # at 0 (fio logs nothing for a window without completions); a
+        # shorter step is fio's sampler running late and the entry covers it
+        missing = round(dt / win) - 1 if averaged and dt >= 1.9 * win else 0
+        own = dt - missing * win if missing else dt
         total += r[1] * own / 1000 * (1 if iops else 1024)
         prev = r[0]
     key = "total_ios" if iops else "total_bytes"
