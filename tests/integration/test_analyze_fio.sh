@@ -50,6 +50,24 @@ p99=$(json_get seq.json 'd["jobs"][0]["write"]["clat_ns"]["percentile"]["99.0000
 [ "$(json_get c.json 'd["fio_jobs"][0]["write"]["clat_percentiles_ns"]["p99"]')" = "$p99" ] || fail "fio JSON p99"
 "$SSDBENCH" analyze --fio-json seq.json | grep -q "write: $fio_bytes bytes" || fail "fio JSON text"
 
+# unified_rw_reporting's "mixed" section and lat_percentiles' lat_ns
+# percentiles, read as fio wrote them
+fio --name=mx --filename="$TEST_TMP/mx" --size=8M --rw=randrw --bs=4k --ioengine=psync \
+    --runtime=1s --time_based --unified_rw_reporting=1 --lat_percentiles=1 \
+    --output-format=json --output=mx.json >/dev/null
+"$SSDBENCH" analyze --fio-json mx.json --json > mx.out
+python3 - mx.json mx.out <<'PY2' || fail "mixed / lat_ns"
+import json, sys
+m = json.load(open(sys.argv[1]))["jobs"][0]["mixed"]
+g = json.load(open(sys.argv[2]))["fio_jobs"][0]
+assert "read" not in g and "write" not in g
+o = g["mixed"]
+assert o["io_bytes"] == m["io_bytes"] and o["total_ios"] == m["total_ios"]
+assert o["lat_mean_ns"] == m["lat_ns"]["mean"]
+for k, v in m["lat_ns"]["percentile"].items():
+    assert o["lat_percentiles_ns"]["p%g" % float(k)] == v, k
+PY2
+
 # a stored run: ssdbench's own samples through the store
 "$SSDBENCH" run --target "$TEST_TMP/file" --size 32M --rw write --bs 128k \
     --qd 4 --time 1s --db run.db >/dev/null
