@@ -121,7 +121,9 @@ int ss_new(const struct ss_params *p, struct ss_detector **out,
 			       "must be positive");
 	size_t k = ss_samples_per_interval(p);
 	double interval = (double)k * p->sample_s;
-	double wf = p->window_s / interval + 1e-9;
+	/* rounded: a measured spacing (a log's median step) jitters, and a
+	   30 s window of 1.002 s samples is 30 samples, as meant */
+	double wf = p->window_s / interval + 0.5;
 	if (wf < 2 || wf > 1e7)
 		return sb_errf(e, "steady state: a %.3g s window of %.3g s samples "
 			       "is not 2 .. 10^7 samples", p->window_s, interval);

@@ -1,6 +1,6 @@
 /*
  * Steady state (METHODOLOGY §4.1), by one of three rules, over a sliding
- * window of w = window_s / interval_s detector samples:
+ * window of w = window_s / interval_s detector samples (rounded):
  *
  *  SS_FIO_SLOPE      fio's ss=bw_slope / iops_slope: the least-squares
  *                    slope of the window (per sample, x = 0 .. w-1) as a

@@ -203,16 +203,18 @@ static void json_ss_how(struct json_writer *w, const struct ss_params *p,
 }
 
 static void emit_steady(const struct ss_params *p, const struct ss_result *r,
-			struct json_writer *w)
+			bool no_bytes, struct json_writer *w)
 {
 	enum trace_metric m = p->metric;
+	double bytes = no_bytes ? NAN : r->bytes;
+	double dw = no_bytes ? NAN : r->drive_writes;
 	if (w) {
 		json_object_begin(w, "steady");
 		json_ss_how(w, p, r);
 		json_bool(w, "reached", r->reached);
 		json_double(w, "seconds", r->seconds);
-		json_double(w, "bytes", r->bytes);
-		json_double(w, "drive_writes", r->drive_writes);
+		json_double(w, "bytes", bytes);
+		json_double(w, "drive_writes", dw);
 		json_double(w, "value", r->value);
 		json_ss_window(w, &r->at);
 		json_object_end(w);
@@ -221,14 +223,14 @@ static void emit_steady(const struct ss_params *p, const struct ss_result *r,
 	printf("  steady state (");
 	print_ss_how(p, r);
 	printf("): ");
-	if (r->reached) {
-		printf("reached after %.1f s, %.2f GB", r->seconds, r->bytes / 1e9);
-		if (!isnan(r->drive_writes))
-			printf(" (%.2f drive writes)", r->drive_writes);
-		printf(", at %.0f %s\n", shown(m, r->value), unit_of(m));
-	} else {
-		printf("not reached in %.1f s (%.2f GB)\n", r->seconds, r->bytes / 1e9);
-	}
+	printf("%s %.1f s", r->reached ? "reached after" : "not reached in", r->seconds);
+	if (!isnan(bytes))
+		printf(", %.2f GB", bytes / 1e9);
+	if (!isnan(dw))
+		printf(" (%.2f drive writes)", dw);
+	if (r->reached)
+		printf(", at %.0f %s", shown(m, r->value), unit_of(m));
+	printf("\n");
 	if (r->at.full && !isnan(r->at.criterion_pct))
 		printf("    window: slope %.3f %%/sample, max deviation %.1f %%, fit "
 		       "excursion %.1f %%, data excursion %.1f %%\n", r->at.slope_pct,
@@ -413,7 +415,7 @@ int analyze_trace(const struct analyze_opts *o, const struct analyzed_trace *a,
 		p.sample_s = trace_median_slice_s(a->t, a->n);
 		if ((rc = ss_analyze(a->t, a->n, &p, &r, e)))
 			goto out;
-		emit_steady(&p, &r, w);
+		emit_steady(&p, &r, a->no_bytes, w);
 	}
 	if (o->kinds & AK_CONSISTENCY) {
 		struct consistency_result r;

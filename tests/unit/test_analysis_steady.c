@@ -58,7 +58,7 @@ static void agree(const struct trace_pt *t, size_t n, const struct ss_params *p,
 	size_t k = (size_t)llround(p->interval_s / p->sample_s);
 	if (k < 1)
 		k = 1;
-	size_t w = (size_t)(p->window_s / (p->sample_s * (double)k) + 1e-9);
+	size_t w = (size_t)(p->window_s / (p->sample_s * (double)k) + 0.5);
 	uint64_t *y = calloc(n / k + 1, sizeof *y), bytes = 0;
 	long first = -1;
 	size_t mismatches = 0;
