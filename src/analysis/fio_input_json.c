@@ -75,7 +75,7 @@ static void read_dir(const json_t *d, struct fio_dir_summary *o)
 	/* io_kbytes came in fio 2.21 with io_bytes turning into bytes;
 	   clat_ns (2.99) is newer still */
 	o->io_kib = !json_object_get(d, "io_kbytes") && !clat_ns;
-	o->lat_us = !clat_ns && json_object_get(d, "clat");
+	o->lat_us = !clat_ns && json_object_get(d, "clat") != NULL;
 	o->io_bytes = num(d, "io_bytes") * (o->io_kib ? 1024 : 1);
 	o->total_ios = num(d, "total_ios");
 	o->runtime_ms = num(d, "runtime");

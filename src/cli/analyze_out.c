@@ -167,7 +167,9 @@ static void print_ss_how(const struct ss_params *p, const struct ss_result *r)
 	       r->metric, r->window_s, r->interval_s);
 	if (r->per_interval > 1)
 		printf(" (%zu trace samples each)", r->per_interval);
-	if (p->rule == SS_SNIA)
+	if (isnan(r->limit_pct))
+		printf(", fio's limit in absolute terms");
+	else if (p->rule == SS_SNIA)
 		printf(", fit excursion <= %.3g %%, data excursion <= %.3g %%",
 		       r->limit_pct, p->excursion_limit_pct);
 	else
@@ -525,10 +527,13 @@ static int rejudge(const struct fio_ss_summary *f, struct ss_rejudge *o,
 	}
 	ss_result(d, &o->r);
 	ss_free(d);
+	if (!f->pct)
+		o->r.limit_pct = NAN;	/* judged below on fio's absolute limit */
 	const struct ss_window *wd = &o->r.at;
 	double to_abs = f->pct ? 1 : wd->mean / 100;
 	o->criterion = wd->criterion_pct * to_abs;
-	o->criterion_fio_mean = (f->slope ? wd->slope_pct_fio : wd->criterion_pct) * to_abs;
+	/* fio's truncated mean enters only its % of the mean for the slope */
+	o->criterion_fio_mean = f->slope && f->pct ? wd->slope_pct_fio : o->criterion;
 	o->steady = wd->full && !isnan(o->criterion) && fabs(o->criterion) < f->limit;
 	return 0;
 }
@@ -563,6 +568,7 @@ static void print_rejudge(const struct fio_ss_summary *f, struct json_writer *w)
 		} else {
 			json_object_begin(w, "ssdbench");
 			json_ss_how(w, &o.p, &o.r);
+			json_double(w, "limit", f->limit);
 			json_bool(w, "steady", o.steady);
 			json_double(w, "criterion", o.criterion);
 			json_double(w, "criterion_over_fio_mean", o.criterion_fio_mean);
@@ -586,12 +592,12 @@ static void print_rejudge(const struct fio_ss_summary *f, struct json_writer *w)
 	print_ss_how(&o.p, &o.r);
 	printf("): %s, criterion %.6g %s\n", o.steady ? "steady" : "not steady",
 	       o.criterion, unit);
-	if (f->slope && diff != 0)
+	if (f->slope && f->pct && diff != 0)
 		printf("    ssdbench divides the slope by the exact mean %.6g, fio by the "
 		       "mean truncated to an integer, %.0f, which gives %.6g %s: a "
 		       "difference of %.3g %s\n", o.r.at.mean, floor(o.r.at.mean),
 		       o.criterion_fio_mean, unit, diff, unit);
-	else if (f->slope)
+	else if (f->slope && f->pct)
 		printf("    ssdbench divides the slope by the exact mean, fio by the mean "
 		       "truncated to an integer: the same here (%.6g)\n", o.r.at.mean);
 	printf("    %s\n", same_window ? "fio's criterion reproduced from its window data" :

@@ -38,21 +38,24 @@ for j, g in zip(src, got):
     assert fio["attained"] == bool(ss["attained"]) and fio["ss"] == ss["ss"]
     assert fio["criterion"] == float(ss["criterion"].rstrip("%"))
     assert ours["metric"] == metric and ours["window_s"] == ss["duration"]
+    pct = lim.endswith("%")
     if name.endswith("_slope"):
         assert ours["rule"] == "fio-slope"
-        exact, fio_way = 100 * slope / mean, 100 * slope / trunc
+        exact, fio_way = (100 * slope / mean, 100 * slope / trunc) if pct else (slope, slope)
         # fio's own figure, printed with 6 decimals, is the truncated-mean one
         assert abs(fio_way - fio["criterion"]) <= 1e-6 + 1e-6 * abs(fio_way), (fio_way, fio["criterion"])
         assert g["reproduces_fio_criterion"]
     else:
         assert ours["rule"] == "fio-deviation"
-        exact = fio_way = 100 * max(abs(v - mean) for v in y) / mean
+        dev = max(abs(v - mean) for v in y)
+        exact = fio_way = 100 * dev / mean if pct else dev
     assert abs(ours["criterion"] - exact) <= 1e-9 * max(1, abs(exact)), (ours["criterion"], exact)
     assert abs(ours["criterion_over_fio_mean"] - fio_way) <= 1e-9 * max(1, abs(fio_way))
     assert abs(g["exact_mean_difference"] - (exact - fio_way)) <= 1e-9 * max(1, abs(exact))
     limit = float(lim.rstrip("%"))
     assert ours["steady"] == (abs(exact) < limit)
-    assert ours["limit_pct"] == limit
+    if pct:
+        assert ours["limit_pct"] == limit
 print("ok", len(got))
 PY
 }
@@ -85,6 +88,16 @@ check hand.json
 [ "$(json_get hand.json.out 'd["fio_jobs"][0]["steadystate"]["ssdbench"]["steady"]')" = True ] || fail "hand: ssdbench verdict"
 grep -q "truncated to an integer, 101" hand.json.txt || fail "hand: the truncated mean is not named"
 grep -q "the verdicts differ" hand.json.txt || fail "hand: the differing verdicts are not said"
+# the same window under limits without %: fio's absolute terms, IOPS per
+# second (slope 1.5) and IOPS (max deviation 103 - 101.333 = 1.667)
+sed -e 's/iops_slope:1.483000%/iops_slope:1.400000/' -e 's/"1.485149%"/"1.500000"/' \
+    hand.json > abs1.json
+sed -e 's/iops_slope:1.483000%/iops:2.000000/' -e 's/"1.485149%"/"1.666667"/' \
+    -e 's/"attained": 0/"attained": 1/' hand.json > abs2.json
+check abs1.json
+check abs2.json
+[ "$(json_get abs1.json.out 'd["fio_jobs"][0]["steadystate"]["ssdbench"]["steady"]')" = False ] || fail "abs1 verdict"
+[ "$(json_get abs2.json.out 'd["fio_jobs"][0]["steadystate"]["ssdbench"]["steady"]')" = True ] || fail "abs2 verdict"
 
 # rule names pick the metric: on a 4 KiB trace IOPS by default, bandwidth
 # for bw_slope, and bw_slope with --metric iops is refused
