@@ -324,6 +324,12 @@ static int start_drivers(struct engine *eng, struct run *r, struct driver *drv,
 	bool ok = !r->failed_setup && started == ndrv;
 	pthread_mutex_unlock(&r->mu);
 
+	/* The start hook first (it may write to a store that takes a while):
+	   the workloads' clock starts when the I/O can. */
+	if (ok && hooks->on_start && hooks->on_start(hooks->ctx, &eng->facts, r->mode, e)) {
+		run_fail(r, e);
+		ok = false;
+	}
 	if (ok) {
 		r->t0 = eng->ops->now(eng->target);
 		for (uint32_t i = 0; i < r->nwl; i++) {
@@ -334,10 +340,6 @@ static int start_drivers(struct engine *eng, struct run *r, struct driver *drv,
 			wl->stop_at = wl->w.stop_time_ns ? wl->ramp_end + wl->w.stop_time_ns : UINT64_MAX;
 			for (uint32_t k = 0; k < wl->njobs; k++)
 				job_start(&wl->jobs[k], r->t0);
-		}
-		if (hooks->on_start && hooks->on_start(hooks->ctx, &eng->facts, r->mode, e)) {
-			run_fail(r, e);
-			ok = false;
 		}
 	}
 	pthread_mutex_lock(&r->mu);

@@ -40,6 +40,8 @@ static void totals_of(const struct workload_result *r, struct store_totals *t)
 		t->ios[d] = r->ios[d];
 	}
 	t->measured_ns = r->measured_ns;
+	t->driver_stalls = r->driver_stalls;
+	t->driver_stall_ns = r->driver_stall_ns;
 }
 
 static int on_interval(void *ctx, const struct interval_sample *s,
