@@ -73,6 +73,9 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_READING_INSERT] =
 		"INSERT INTO device_readings (run_id, t_ns, key, value) "
 		"VALUES (?1, ?2, ?3, ?4)",
+	[ST_QUERY_INSERT] =
+		"INSERT INTO device_queries (workload_id, t_start_ns, t_end_ns, "
+		"source) VALUES (?1, ?2, ?3, ?4)",
 	[ST_RUN_GET] = "SELECT " RUN_COLS " FROM runs WHERE id = ?1",
 	[ST_RUN_LIST] = "SELECT " RUN_COLS " FROM runs ORDER BY id DESC",
 	[ST_FACTS_GET] =
