@@ -4,6 +4,8 @@
  */
 #include "report/report_int.h"
 
+#include "common/rank.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -314,7 +316,7 @@ int rank_bars(struct rctx *x, const char *step, const char *what,
 
 bool qos_supported(const struct rpt_lat *l, double p)
 {
-	return (double)l->count * (1 - p / 100) >= 1;
+	return percentile_supported(p, l->count);
 }
 
 void qos_cells(FILE *f, const struct rpt_lat *l)
