@@ -15,6 +15,7 @@ static void qos_table(struct rctx *x, const struct rpt_workload *const *wl,
 		      size_t n)
 {
 	FILE *f = x->pg.body;
+	bool marked = false;
 	page_table_begin(f, &x->pg, "QoS: completion latency percentiles",
 			 "Workload", "Device", "Dir", "IOPS", QOS_HEADERS,
 			 (const char *)NULL);
@@ -34,11 +35,12 @@ static void qos_table(struct rctx *x, const struct rpt_workload *const *wl,
 					      per[r]->measured_s > 0
 					      ? (double)per[r]->ios[d] /
 						per[r]->measured_s : NAN);
-				qos_cells(f, l);
+				marked |= qos_cells(f, l);
 			}
 		}
 	}
 	page_table_end(f);
+	pct_note(f, marked);
 }
 
 int sec_tail(struct rctx *x, const char *step)
