@@ -56,8 +56,8 @@ int sec_tail(struct rctx *x, const char *step)
 	for (size_t i = 0; i < n && used < sizeof(sum) - 160; i++) {
 		for (int d = 0; d < 2; d++) {
 			const struct rpt_lat *l = &wl[i]->lat[d];
-			/* 99.99 % needs 10^4 I/Os to be a measurement. */
-			if (l->count < 10000)
+			/* 99.99 % needs one I/O beyond it: 10^4 I/Os. */
+			if (!qos_supported(l, 99.99))
 				continue;
 			char b1[32], b2[32];
 			used += bufprintf(sum + used, sizeof(sum) - used,
@@ -73,7 +73,7 @@ int sec_tail(struct rctx *x, const char *step)
 			const struct rpt_workload *per[RPT_MAX_RUNS];
 			match_runs(x, wl[i], per);
 			for (size_t r = 0; f && r < x->nruns; r++)
-				if (per[r] && per[r]->lat[d].count >= 10000)
+				if (per[r] && qos_supported(&per[r]->lat[d], 99.99))
 					f->v[r] = rpt_lat_at(&per[r]->lat[d],
 							     99.99);
 		}
