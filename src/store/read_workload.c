@@ -38,7 +38,8 @@ int store_list_workloads(struct store *s, int64_t run_id, int64_t step_id,
 {
 	*out = NULL;
 	*n = 0;
-	sqlite3_stmt *st = store_stmt(s, ST_WORKLOAD_LIST, e);
+	sqlite3_stmt *st = store_stmt(s, store_schema_version(s) < 3 ? ST_WORKLOAD_LIST_V2 :
+				      ST_WORKLOAD_LIST, e);
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);

@@ -13,10 +13,10 @@
 	d "_max_ns, " d "_lat_sum_ns"
 #define SAMPLE_COLS "t_start_ns, t_end_ns, ramp, " DIR_COLS("read") ", " \
 	DIR_COLS("write") ", " DIR_COLS("trim")
-#define WORKLOAD_COLS "w.id, IFNULL(w.step_id, 0), w.idx, w.name, w.status, " \
+#define WORKLOAD_COLS_V2 "w.id, IFNULL(w.step_id, 0), w.idx, w.name, w.status, " \
 	"IFNULL(w.mode, ''), w.spec_json, w.read_bytes, w.write_bytes, "    \
-	"w.trim_bytes, w.read_ios, w.write_ios, w.trim_ios, w.measured_ns, w.final, "  \
-	"w.driver_stalls, w.driver_stall_ns"
+	"w.trim_bytes, w.read_ios, w.write_ios, w.trim_ios, w.measured_ns, w.final"
+#define WORKLOAD_COLS WORKLOAD_COLS_V2 ", w.driver_stalls, w.driver_stall_ns"
 #define RUN_COLS "id, kind, target, status, IFNULL(engine_mode, ''), "     \
 	"started_at, IFNULL(finished_at, ''), command_line, params_json, "  \
 	"host_json, error"
@@ -85,6 +85,11 @@ static const char *const stmt_sql[ST_COUNT] = {
 		"params_json, error FROM steps WHERE run_id = ?1 ORDER BY seq, id",
 	[ST_WORKLOAD_LIST] =
 		"SELECT " WORKLOAD_COLS " FROM workloads w WHERE w.run_id = ?1 "
+		"AND (?2 = 0 OR w.step_id = ?2) ORDER BY w.step_id, w.idx, w.id",
+	/* A database of version 2 read as it is (show, export): no stall
+	   columns yet, so none recorded. */
+	[ST_WORKLOAD_LIST_V2] =
+		"SELECT " WORKLOAD_COLS_V2 ", 0, 0 FROM workloads w WHERE w.run_id = ?1 "
 		"AND (?2 = 0 OR w.step_id = ?2) ORDER BY w.step_id, w.idx, w.id",
 	[ST_SAMPLE_LIST] =
 		"SELECT (SELECT idx FROM workloads WHERE id = ?1), idx, "
