@@ -171,24 +171,32 @@ static void prep_one(struct backend_queue *q, struct io_uring_sqe *sqe,
 }
 
 /*
- * One synchronous read of the first block: does the device poll?  *res
- * gets the read's result; returns -1 only if the ring itself failed.
+ * One request on the fresh ring, waited for: a probe of what the kernel
+ * and device can do.  *res gets its result; returns -1 only if the ring
+ * itself failed.
  */
+static int probe_one(struct backend_queue *q, const struct io_req *r, int *res,
+		     const char *what, struct sb_err *e)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&q->ring);
+	prep_one(q, sqe, r);
+	struct io_uring_cqe *cqe;
+	int ret = io_uring_submit_and_wait(&q->ring, 1);
+	if (ret < 0)
+		return sb_errno(e, -ret, "%s", what);
+	if ((ret = io_uring_wait_cqe(&q->ring, &cqe)))
+		return sb_errno(e, -ret, "%s", what);
+	*res = cqe->res;
+	io_uring_cqe_seen(&q->ring, cqe);
+	return 0;
+}
+
+/* One synchronous read of the first block: does the device poll? */
 static int probe_iopoll(struct backend_queue *q, int *res, struct sb_err *e)
 {
 	struct io_req r = { .offset = 0, .len = q->t->facts.logical_block,
 			    .op = IO_READ, .buf = 0, .user_data = 0 };
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&q->ring);
-	prep_one(q, sqe, &r);
-	struct io_uring_cqe *cqe;
-	int ret = io_uring_submit_and_wait(&q->ring, 1);
-	if (ret < 0)
-		return sb_errno(e, -ret, "iopoll probe");
-	if ((ret = io_uring_wait_cqe(&q->ring, &cqe)))
-		return sb_errno(e, -ret, "iopoll probe");
-	*res = cqe->res;
-	io_uring_cqe_seen(&q->ring, cqe);
-	return 0;
+	return probe_one(q, &r, res, "iopoll probe", e);
 }
 
 /*
@@ -209,16 +217,10 @@ static int probe_cmd_discard(struct backend_queue *q, bool *supported, struct sb
 	if (!have_op)
 		return 0;
 	struct io_req r = { .offset = 0, .len = 0, .op = IO_TRIM };
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&q->ring);
-	prep_one(q, sqe, &r);
-	struct io_uring_cqe *cqe;
-	int ret = io_uring_submit_and_wait(&q->ring, 1);
-	if (ret < 0)
-		return sb_errno(e, -ret, "io_uring discard probe");
-	if ((ret = io_uring_wait_cqe(&q->ring, &cqe)))
-		return sb_errno(e, -ret, "io_uring discard probe");
-	*supported = cqe->res != -EOPNOTSUPP && cqe->res != -ENOTTY;
-	io_uring_cqe_seen(&q->ring, cqe);
+	int res;
+	if (probe_one(q, &r, &res, "io_uring discard probe", e))
+		return -1;
+	*supported = res != -EOPNOTSUPP && res != -ENOTTY;
 	return 0;
 }
 

@@ -72,6 +72,16 @@ static int run_on(struct fb_state *st, struct workload *w, struct seen *v,
 	return run_every(st, w, v, 0, res, e);
 }
 
+/* A run that must succeed; says why when it did not. */
+static void run_must_pass(struct fb_state *st, struct workload *w, struct engine_result *res)
+{
+	struct seen v = { 0 };
+	struct sb_err e;
+	int rc = run_on(st, w, &v, res, &e);
+	if (rc)
+		CHECK_FAIL("the run failed: %s", e.msg);
+}
+
 static void seq_write(struct workload *w, uint64_t span, uint32_t bs, uint32_t qd)
 {
 	workload_defaults(w);
@@ -116,10 +126,8 @@ TEST(partial_and_refused_submits_lose_no_io)
 	st->refuse_first = 5;
 	struct workload w;
 	seq_write(&w, 1 * MIB, 4096, 16);
-	struct seen v = { 0 };
 	struct engine_result res;
-	struct sb_err e;
-	CHECK(run_on(st, &w, &v, &res, &e) == 0);
+	run_must_pass(st, &w, &res);
 	check_exact(&res, 1 * MIB, 4096);
 	check_disk_written_once(st, 1 * MIB);
 	CHECK_EQ_U64(st->refused, 5);
@@ -135,13 +143,8 @@ TEST(eagain_completions_are_retried)
 	st->eagain_every = 7;
 	struct workload w;
 	seq_write(&w, 1 * MIB, 4096, 8);
-	struct seen v = { 0 };
 	struct engine_result res;
-	struct sb_err e;
-	int rc = run_on(st, &w, &v, &res, &e);
-	CHECK(rc == 0);
-	if (rc)
-		fprintf(stderr, "  %s\n", e.msg);
+	run_must_pass(st, &w, &res);
 	CHECK(st->eagains > 0);
 	check_exact(&res, 1 * MIB, 4096);
 	check_disk_written_once(st, 1 * MIB);
@@ -155,13 +158,8 @@ TEST(short_writes_and_reads_are_finished)
 	st->short_every = 3;
 	struct workload w;
 	seq_write(&w, 1 * MIB, 16 * 1024, 8);
-	struct seen v = { 0 };
 	struct engine_result res;
-	struct sb_err e;
-	int rc = run_on(st, &w, &v, &res, &e);
-	CHECK(rc == 0);
-	if (rc)
-		fprintf(stderr, "  %s\n", e.msg);
+	run_must_pass(st, &w, &res);
 	CHECK(st->shorts > 0);
 	CHECK_EQ_U64(st->bad_resubmits, 0);
 	check_exact(&res, 1 * MIB, 16 * 1024);
@@ -171,8 +169,7 @@ TEST(short_writes_and_reads_are_finished)
 	/* Reads: each counts once, with its whole length. */
 	uint64_t shorts = st->shorts;
 	w.read_pct = 100;
-	rc = run_on(st, &w, &v, &res, &e);
-	CHECK(rc == 0);
+	run_must_pass(st, &w, &res);
 	CHECK(st->shorts > shorts);
 	CHECK_EQ_U64(res.wl[0].bytes[DIR_READ], 1 * MIB);
 	CHECK_EQ_U64(res.wl[0].ios[DIR_READ], 64);
@@ -226,6 +223,17 @@ TEST(no_buffer_freed_while_in_flight)
 	fb_free(st);
 }
 
+/* Random 4 KiB reads at QD4 for `ms`, measured from the start. */
+static void rand_read(struct workload *w, uint64_t ms)
+{
+	workload_defaults(w);
+	w->pattern = PATTERN_RAND;
+	w->read_pct = 100;
+	w->qd = 4;
+	w->stop_time_ns = ms * MS;
+	w->ramp_ns = 0;
+}
+
 /*
  * A collector that stops for a second (a slow commit or a WAL checkpoint
  * of the store): the I/O goes on meanwhile, its intervals wait in the
@@ -235,12 +243,7 @@ TEST(one_slow_commit_does_not_stop_io)
 {
 	struct fb_state *st = fb_new(64 * MIB, 100 * US);
 	struct workload w;
-	workload_defaults(&w);
-	w.pattern = PATTERN_RAND;
-	w.read_pct = 100;
-	w.qd = 4;
-	w.stop_time_ns = 2500 * MS;
-	w.ramp_ns = 0;
+	rand_read(&w, 2500);
 	struct seen v = { .slow_at = 3, .slow_ns = 1000 * MS };
 	struct engine_result res;
 	struct sb_err e;
@@ -262,12 +265,7 @@ TEST(persistently_slow_collector_stalls_are_counted)
 {
 	struct fb_state *st = fb_new(64 * MIB, 100 * US);
 	struct workload w;
-	workload_defaults(&w);
-	w.pattern = PATTERN_RAND;
-	w.read_pct = 100;
-	w.qd = 4;
-	w.stop_time_ns = 1500 * MS;
-	w.ramp_ns = 0;
+	rand_read(&w, 1500);
 	struct seen v = { .every_ns = 40 * MS };
 	struct engine_result res;
 	struct sb_err e;
