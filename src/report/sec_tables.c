@@ -104,8 +104,11 @@ void sec_devices(struct rctx *x)
 		page_td(f, "%s", polling(run->engine_mode));
 		/* Waits of the I/O threads for the store: nothing was submitted
 		   meanwhile, so a non-zero count says the run was disturbed. */
-		page_td_class(f, "num", "%llu (%.3f s)", (unsigned long long)run->driver_stalls,
-			      (double)run->driver_stall_ns / 1e9);
+		if (run->stalls_known)
+			page_td_class(f, "num", "%llu (%.3f s)", (unsigned long long)run->driver_stalls,
+				      (double)run->driver_stall_ns / 1e9);
+		else
+			page_td(f, "%s", "not recorded");
 	}
 	page_table_end(f);
 

@@ -156,8 +156,10 @@ static const char schema_v2[] =
  * samples' t_start_ns/t_end_ns), so analysis and report can mark it.
  */
 static const char schema_v3[] =
-	"ALTER TABLE workloads ADD COLUMN driver_stalls INTEGER NOT NULL DEFAULT 0;\n"
-	"ALTER TABLE workloads ADD COLUMN driver_stall_ns INTEGER NOT NULL DEFAULT 0;\n"
+	/* NULL until the totals are written: a workload recorded before
+	   version 3 has no count, which is not a count of 0. */
+	"ALTER TABLE workloads ADD COLUMN driver_stalls INTEGER;\n"
+	"ALTER TABLE workloads ADD COLUMN driver_stall_ns INTEGER;\n"
 	"CREATE TABLE device_queries (\n"
 	"  workload_id INTEGER NOT NULL REFERENCES workloads(id) ON DELETE CASCADE,\n"
 	"  t_start_ns  INTEGER NOT NULL,\n"

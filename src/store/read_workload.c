@@ -23,6 +23,7 @@ static void workload_from_row(sqlite3_stmt *st, void *row)
 	}
 	r->totals.measured_ns = (uint64_t)sqlite3_column_int64(st, 13);
 	r->final = sqlite3_column_int(st, 14) != 0;
+	r->stalls_known = sqlite3_column_type(st, 15) != SQLITE_NULL;
 	r->totals.driver_stalls = (uint64_t)sqlite3_column_int64(st, 15);
 	r->totals.driver_stall_ns = (uint64_t)sqlite3_column_int64(st, 16);
 }

@@ -89,7 +89,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 	/* A database of version 2 read as it is (show, export): no stall
 	   columns yet, so none recorded. */
 	[ST_WORKLOAD_LIST_V2] =
-		"SELECT " WORKLOAD_COLS_V2 ", 0, 0 FROM workloads w WHERE w.run_id = ?1 "
+		"SELECT " WORKLOAD_COLS_V2 ", NULL, NULL FROM workloads w WHERE w.run_id = ?1 "
 		"AND (?2 = 0 OR w.step_id = ?2) ORDER BY w.step_id, w.idx, w.id",
 	[ST_SAMPLE_LIST] =
 		"SELECT (SELECT idx FROM workloads WHERE id = ?1), idx, "

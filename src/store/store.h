@@ -161,6 +161,8 @@ struct workload_row {
 	char *spec_json;
 	struct store_totals totals;
 	bool final;		/* totals are final, not a checkpoint */
+	bool stalls_known;	/* false: a database from before stalls were
+				   recorded (schema 2); totals' stalls are 0 */
 };
 /* step_id 0: every workload of the run (any step), else that step's. */
 int store_list_workloads(struct store *s, int64_t run_id, int64_t step_id,
