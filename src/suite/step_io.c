@@ -88,7 +88,8 @@ static void readings_during(struct recorder *r, const struct workload_result *so
 {
 	struct step_ctx *c = r->c;
 	uint64_t every = step_u64(c->step, "monitor");
-	if (!c->mon || !c->eng || !every ||
+	/* A device with no source is not queried: nothing to mark. */
+	if (!c->mon || !c->eng || !every || !strcmp(suite_monitor_source(c->mon), "none") ||
 	    step_wall_s() - c->last_reading < (double)every / 1e9)
 		return;
 	uint64_t t0, t1;
