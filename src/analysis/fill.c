@@ -342,10 +342,13 @@ int fill_analyze(const struct trace_pt *t, size_t n,
 	out->total_bytes = (double)bytes;
 	out->total_s = (double)ns / 1e9;
 	out->true_avg = (double)bytes * 1e9 / (double)ns;
-	out->mean_of_samples = stat_mean(r, n);
-	out->min = stat_min(r, n);
-	out->max = stat_max(r, n);
-	out->p1 = stat_percentile(r, n, 1, scratch);
+	/* statistics of samples from whole slices only (trace_whole) */
+	size_t wa, wb;
+	trace_whole(t, n, &wa, &wb);
+	out->mean_of_samples = stat_mean(r + wa, wb - wa);
+	out->min = stat_min(r + wa, wb - wa);
+	out->max = stat_max(r + wa, wb - wa);
+	out->p1 = stat_percentile(r + wa, wb - wa, 1, scratch);
 	uint64_t slow_ns = 0;
 	for (size_t i = 0; i < n; i++)
 		if (r[i] < 0.5 * out->true_avg)

@@ -71,8 +71,8 @@ struct fill_result {
 	size_t n;			/* samples */
 	double total_bytes, total_s;
 	double true_avg;		/* total bytes / total time, exact */
-	double mean_of_samples;		/* mean of the per-sample rates */
-	double p1, min, max;		/* of per-sample rates */
+	double mean_of_samples;		/* mean of the per-sample rates (whole slices) */
+	double p1, min, max;		/* of per-sample rates (whole slices) */
 	double below_half_share;	/* share of time below 0.5 x true_avg */
 
 	bool has_cache;

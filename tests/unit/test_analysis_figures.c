@@ -87,6 +87,63 @@ TEST(consistency_exact_against_sort)
 	}
 }
 
+/*
+ * A flat drive's run ends in a sliver: the P4800X at 70:30 QD8 does some
+ * 500k IOPS, every 100 ms slice holds exactly 50000 I/Os, and the run's
+ * last slice is 7 us with one I/O (142857 IOPS).  By hand: every whole
+ * sample is 500000, so the score is 100 % and the standard deviation 0.
+ * Likewise a QD1 tail run at 42k IOPS whose last slice is 1 us with one
+ * I/O (10^6 IOPS) has a standard deviation of 0, not 756k.
+ */
+TEST(consistency_takes_no_partial_interval_as_a_sample)
+{
+	enum { N = 3001 };
+	struct trace_pt *t = malloc(N * sizeof *t);
+	for (size_t i = 0; i + 1 < N; i++)
+		t[i] = (struct trace_pt){ 100000000, 50000 * 4096ull, 50000 };
+	t[N - 1] = (struct trace_pt){ 7000, 4096, 1 };
+	struct consistency_result r;
+	struct sb_err e;
+	CHECK(consistency_analyze(t, N, TRACE_IOPS, 0, &r, &e) == 0);
+	CHECK_EQ_U64(r.fine.n, N - 1);
+	CHECK(r.fine.score == 100);
+	CHECK(r.fine.stddev == 0);
+	CHECK(r.coarse.score == 100);
+	for (size_t i = 0; i + 1 < N; i++)
+		t[i] = (struct trace_pt){ 100000000, 4200 * 4096ull, 4200 };
+	t[N - 1] = (struct trace_pt){ 1000, 4096, 1 };
+	CHECK(consistency_analyze(t, N, TRACE_IOPS, 0, &r, &e) == 0);
+	CHECK(r.fine.mean == 42000);
+	CHECK(r.fine.stddev == 0);
+	/* a sliver at the start (a run cut mid-slice) is not a sample
+	   either, and whole stalled slices are: with three of the 2999 at 0,
+	   the 0.1th percentile (rank 3) is 0 and so is the score */
+	t[0] = (struct trace_pt){ 5000, 4096, 1 };
+	for (size_t i = 1; i <= 3; i++)
+		t[i] = (struct trace_pt){ 100000000, 0, 0 };
+	CHECK(consistency_analyze(t, N, TRACE_IOPS, 0, &r, &e) == 0);
+	CHECK_EQ_U64(r.fine.n, N - 2);
+	CHECK(r.fine.score == 0);
+	free(t);
+}
+
+TEST(trace_whole_keeps_every_slice_of_an_even_trace)
+{
+	struct trace_pt t[3] = { { 100000000, 1, 1 }, { 100000000, 1, 1 },
+				 { 60000000, 1, 1 } };
+	size_t a, b;
+	trace_whole(t, 3, &a, &b);
+	CHECK(a == 0 && b == 3);	/* 60 ms is over half of 100 ms */
+	t[2].ns = 40000000;
+	trace_whole(t, 3, &a, &b);
+	CHECK(a == 0 && b == 2);
+	trace_whole(t, 1, &a, &b);
+	CHECK(a == 0 && b == 1);
+	struct trace_pt two[2] = { { 100000000, 1, 1 }, { 7000, 1, 1 } };
+	trace_whole(two, 2, &a, &b);
+	CHECK(a == 0 && b == 1);
+}
+
 TEST(repetition_rule_transcribed)
 {
 	struct rep_rule rule;
