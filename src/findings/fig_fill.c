@@ -51,6 +51,8 @@ static int fill_pass(struct fctx *c, const struct workload_row *w, uint64_t k,
 	fig(c, "GB", r->has_cache ? r->cache_bytes / GB : 0, "pass%llu.slc_cache_gb", kk);
 	fig(c, u, r->has_cache ? r->cache_speed / MB : NAN, "pass%llu.slc_speed_mbps", kk);
 	fig(c, "s", r->has_cache ? r->cache_s : 0, "pass%llu.slc_cache_s", kk);
+	fig(c, "GB", r->has_cache ? r->cache_start_bytes / GB : NAN, "pass%llu.slc_cache_start_gb", kk);
+	fig(c, "", r->cache_phases, "pass%llu.slc_cache_phases", kk);
 	fig(c, u, r->mean_of_samples / MB, "pass%llu.mean_mbps", kk);
 	fig(c, u, r->true_avg / MB, "pass%llu.true_avg_mbps", kk);
 	fig(c, u, r->p1 / MB, "pass%llu.p1_mbps", kk);

@@ -139,6 +139,99 @@ TEST(fill_sn8100_pass2_small_cache_and_subtle_step)
 	free(s.segs);
 }
 
+/* One pass of `s`, analysed with the defaults; the whole-pass figures
+   checked; returns the result. */
+static struct fill_result analyse_synth(const struct synth *s, uint64_t seed)
+{
+	size_t n;
+	struct trace_pt *t = synth_trace(s, 0.1, 0.02, 0.03, 0.8, seed, 0, &n);
+	struct fill_params p;
+	fill_params_default(&p);
+	struct fill_result r;
+	struct sb_err e;
+	CHECK(fill_analyze(t, n, &p, &r, &e) == 0);
+	check_whole_pass(t, n, &r);
+	free(t);
+	return r;
+}
+
+/*
+ * The cache is the fast phase wherever it is: a second pass that writes
+ * 285 GB at 3.8 GB/s (the drive still folding the first pass) before its
+ * 14.1 GB/s cache returns for 392 GB, then 3.89 GB/s to the end.
+ */
+TEST(fill_cache_that_starts_late)
+{
+	struct synth s = { 0 };
+	synth_add_bytes(&s, 3.8 * GB, 285 * GB);
+	synth_add_bytes(&s, 14.1 * GB, 392 * GB);
+	synth_add_bytes(&s, 3.89 * GB, 1323 * GB);
+	for (uint64_t seed = 20; seed < 24; seed++) {
+		struct fill_result r = analyse_synth(&s, seed);
+		CHECK(r.has_cache);
+		CHECK_REL(r.cache_start_bytes, 285 * GB, 0.01);
+		CHECK_REL(r.cache_bytes, 392 * GB, 0.01);
+		CHECK_REL(r.cache_speed, 14.1 * GB, 0.02);
+		CHECK_EQ_U64(r.cache_stage, 1);
+		CHECK_EQ_U64(r.cache_phases, 1);
+		if (r.nstages >= 3) {
+			CHECK_REL(r.stages[0].mean, 3.8 * GB, 0.02);
+			CHECK_REL(r.stages[2].mean, 3.89 * GB, 0.02);
+		}
+		CHECK_REL(r.post.mean, 3.89 * GB, 0.02);
+	}
+	free(s.segs);
+}
+
+/* A cache that refills during the pass: the first fast run is the cache,
+   and the pass says the cache came back. */
+TEST(fill_cache_that_recurs)
+{
+	struct synth s = { 0 };
+	synth_add_bytes(&s, 14.1 * GB, 100 * GB);
+	synth_add_bytes(&s, 3.9 * GB, 300 * GB);
+	synth_add_bytes(&s, 14.1 * GB, 50 * GB);
+	synth_add_bytes(&s, 3.9 * GB, 300 * GB);
+	for (uint64_t seed = 30; seed < 34; seed++) {
+		struct fill_result r = analyse_synth(&s, seed);
+		CHECK(r.has_cache);
+		CHECK_REL(r.cache_bytes, 100 * GB, 0.01);
+		CHECK(r.cache_start_bytes == 0);
+		CHECK_EQ_U64(r.cache_phases, 2);
+		/* cache, slower, the cache again, slower */
+		CHECK(r.nstages == 4);
+		if (r.nstages == 4) {
+			CHECK_REL(r.stages[2].start_bytes, 400 * GB, 0.01);
+			/* to a slice (1.41 GB) at each end */
+			CHECK_NEAR(r.stages[2].bytes, 50 * GB, 2 * 1.41 * GB);
+			CHECK_REL(r.stages[3].mean, 3.9 * GB, 0.02);
+		}
+	}
+	free(s.segs);
+}
+
+/*
+ * A scaled drive (1 % of 2 TB): 13.6 GB of cache at 14.1 GB/s (10 slices)
+ * and 8 GB at 3.9 GB/s after it (21 slices), a pass of 3 s.  A fixed 5 s
+ * window finds no "sustained" drop in 2 s; windows that scale with the
+ * pass do.
+ */
+TEST(fill_cache_on_a_small_drive)
+{
+	struct synth s = { 0 };
+	synth_add_bytes(&s, 14.1 * GB, 13.6 * GB);
+	synth_add_bytes(&s, 3.9 * GB, 8 * GB);
+	for (uint64_t seed = 40; seed < 44; seed++) {
+		struct fill_result r = analyse_synth(&s, seed);
+		CHECK(r.has_cache);
+		CHECK_REL(r.cache_bytes, 13.6 * GB, 0.03);
+		CHECK_REL(r.cache_speed, 14.1 * GB, 0.03);
+		/* 21 slices of AR(1) noise and the slice the drop cuts */
+		CHECK_REL(r.post.mean, 3.9 * GB, 0.10);
+	}
+	free(s.segs);
+}
+
 TEST(fill_flat_drives_have_no_cache)
 {
 	struct fill_params p;
