@@ -37,8 +37,10 @@ size_t lat_nines_curve(const struct lat_hist *h, double max_nines,
 	double count = (double)h->count;
 	/* p = 100 (1 - 10^-nines); the histogram can say nothing about a
 	   tail holding less than one sample */
-	for (double nines = 0; nines <= max_nines + 1e-9 && k + 1 < max;
-	     nines += step) {
+	for (size_t i = 0; k + 1 < max; i++) {
+		double nines = (double)i * step;	/* no drift from a sum */
+		if (nines > max_nines + 1e-9)
+			break;
 		double tail = pow(10, -nines);
 		if (tail * count < 1)
 			break;

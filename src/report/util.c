@@ -254,13 +254,14 @@ int nines_series(struct chart *c, const char *title, const struct rpt_lat *l,
 	struct chart_series *s = chart_add_series(c, title, e);
 	if (!s)
 		return -1;
-	/* A percentile means little past the sample count: with n I/Os the
-	   last meaningful nine is log10(n). */
-	double max_nines = log10((double)l->count);
-	for (int i = 0; i < RPT_GRID_N; i++) {
-		if ((double)i / RPT_GRID_STEPS > max_nines + 1e-9)
-			break;
-		if (series_add(s, l->pct_us[i], rpt_grid_percentile(i), NULL, e))
+	/* The analysis' curve, which stops where the I/Os stop supporting a
+	   percentile; its last point, the maximum at 100 %, has no place on a
+	   nines axis (the QoS table gives it). */
+	for (size_t i = 0; i < l->ncurve; i++) {
+		if (l->curve[i].percentile >= 100)
+			continue;
+		if (series_add(s, (double)l->curve[i].latency_ns / 1000.0,
+			       l->curve[i].percentile, NULL, e))
 			return -1;
 	}
 	return 0;
@@ -319,12 +320,11 @@ bool qos_supported(const struct rpt_lat *l, double p)
 
 void qos_cells(FILE *f, const struct rpt_lat *l)
 {
-	static const double ps[] = { 50, 90, 99, 99.9, 99.99, 99.999, 99.9999 };
 	char b[32];
-	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
-		bool ok = qos_supported(l, ps[i]);
-		page_td_class(f, "num", "%s",
-			      ok ? fmt_lat(rpt_lat_at(l, ps[i]), b, 32) : "-");
+	for (size_t i = 0; i < LAT_QOS_NPS; i++) {	/* the analysis' QoS row */
+		bool ok = qos_supported(l, lat_qos_percentiles[i]);
+		page_td_class(f, "num", "%s", ok ? fmt_lat(rpt_lat_at(l,
+				      lat_qos_percentiles[i]), b, 32) : "-");
 	}
 	page_td_class(f, "num", "%s", fmt_lat(l->max_us, b, 32));
 }
