@@ -60,11 +60,12 @@ void spec_judge(struct spec_check *c)
 		c->margin = NAN;
 		return;
 	}
+	double tol = c->tolerance > 0 ? c->tolerance : 0;
 	if (c->higher_is_better) {
-		c->pass = c->measured >= c->spec;
+		c->pass = c->measured >= c->spec * (1 - tol);
 		c->margin = c->measured / c->spec - 1;
 	} else {
-		c->pass = c->measured <= c->spec;
+		c->pass = c->measured <= c->spec * (1 + tol);
 		c->margin = 1 - c->measured / c->spec;
 	}
 }
