@@ -111,34 +111,6 @@ TEST(fill_sn8100_pass1_cache_stages_levels)
 	}
 }
 
-TEST(fill_sn8100_pass2_small_cache_and_subtle_step)
-{
-	struct synth s = { 0 };
-	synth_add_bytes(&s, 14.1 * GB, 11 * GB);
-	synth_add_bytes(&s, 3.75 * GB, 666 * GB);
-	synth_add_bytes(&s, 3.89 * GB, 1323 * GB);
-	for (uint64_t seed = 10; seed < 18; seed++) {
-		size_t n;
-		struct trace_pt *t = synth_trace(&s, 0.1, 0.02, 0.03, 0.8, seed, 0, &n);
-		struct fill_params p;
-		fill_params_default(&p);
-		struct fill_result r;
-		struct sb_err e;
-		CHECK(fill_analyze(t, n, &p, &r, &e) == 0);
-		check_whole_pass(t, n, &r);
-		CHECK(r.has_cache);
-		CHECK_REL(r.cache_bytes, 11 * GB, 0.01);
-		CHECK(r.nstages == 3);
-		if (r.nstages == 3) {
-			CHECK_NEAR(r.stages[2].start_bytes, 677 * GB, 20 * GB);
-			CHECK_REL(r.stages[1].mean, 3.75 * GB, 0.02);
-			CHECK_REL(r.stages[2].mean, 3.89 * GB, 0.02);
-		}
-		free(t);
-	}
-	free(s.segs);
-}
-
 /* One pass of `s`, analysed with the defaults; the whole-pass figures
    checked; returns the result. */
 static struct fill_result analyse_synth(const struct synth *s, uint64_t seed)
@@ -153,6 +125,26 @@ static struct fill_result analyse_synth(const struct synth *s, uint64_t seed)
 	check_whole_pass(t, n, &r);
 	free(t);
 	return r;
+}
+
+TEST(fill_sn8100_pass2_small_cache_and_subtle_step)
+{
+	struct synth s = { 0 };
+	synth_add_bytes(&s, 14.1 * GB, 11 * GB);
+	synth_add_bytes(&s, 3.75 * GB, 666 * GB);
+	synth_add_bytes(&s, 3.89 * GB, 1323 * GB);
+	for (uint64_t seed = 10; seed < 18; seed++) {
+		struct fill_result r = analyse_synth(&s, seed);
+		CHECK(r.has_cache);
+		CHECK_REL(r.cache_bytes, 11 * GB, 0.01);
+		CHECK(r.nstages == 3);
+		if (r.nstages == 3) {
+			CHECK_NEAR(r.stages[2].start_bytes, 677 * GB, 20 * GB);
+			CHECK_REL(r.stages[1].mean, 3.75 * GB, 0.02);
+			CHECK_REL(r.stages[2].mean, 3.89 * GB, 0.02);
+		}
+	}
+	free(s.segs);
 }
 
 /*
