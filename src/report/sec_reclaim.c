@@ -287,7 +287,9 @@ int sec_reclaim(struct rctx *x, const char *step)
 		const struct rpt_workload *w = pr[0][k].w;
 		if (!s)
 			rc = -1;
-		for (size_t i = 0; s && i < w->npts && !rc; i++)
+		size_t first, end;
+		whole_points(w, &first, &end);
+		for (size_t i = first; s && i < end && !rc; i++)
 			rc = series_add(s, w->pts[i].t_s,
 					pt_bw(&w->pts[i]) / x->bw_div, NULL, x->e);
 	}

@@ -182,13 +182,28 @@ double pt_iops(const struct rpt_point *p)
 	return p->dur_s > 0 ? (double)(p->ios[0] + p->ios[1]) / p->dur_s : 0;
 }
 
+void whole_points(const struct rpt_workload *w, size_t *first, size_t *end)
+{
+	*first = 0;
+	*end = w->npts;
+	struct trace_pt *t = malloc((w->npts ? w->npts : 1) * sizeof(*t));
+	if (!t)
+		return;		/* draw everything rather than nothing */
+	for (size_t i = 0; i < w->npts; i++)
+		t[i] = (struct trace_pt){ w->pts[i].dur_ns, 0, 0 };
+	trace_whole(t, w->npts, first, end);
+	free(t);
+}
+
 double *sample_values(const struct rpt_workload *w, bool iops, size_t *n)
 {
 	*n = 0;
 	double *v = malloc((w->npts ? w->npts : 1) * sizeof(double));
 	if (!v)
 		return NULL;
-	for (size_t i = 0; i < w->npts; i++)
+	size_t first, end;
+	whole_points(w, &first, &end);
+	for (size_t i = first; i < end; i++)
 		if (!w->pts[i].ramp && w->pts[i].dur_s > 0)
 			v[(*n)++] = iops ? pt_iops(&w->pts[i])
 					 : pt_bw(&w->pts[i]);
