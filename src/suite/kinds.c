@@ -159,15 +159,19 @@ static const struct param_desc boot_params[] = {
 	{ "fsync_every", PT_SIZE, 0, 0, NULL, "writer bytes between fsyncs" },
 	{ "trim_bs", PT_SIZE, 512, MAX_BS, NULL, "block size of the trimmer" },
 	{ "trim_rate", PT_RATE, 0, 0, NULL, "rate of the trimmer" },
+	{ "writer_rate_min", PT_RATE, 0, 0, NULL, "a trial fails when the writer averages less over a rate_cycle (fio's rate_min; 0: no check)" },
+	{ "trim_rate_min", PT_RATE, 0, 0, NULL, "the same for the trimmer" },
+	{ "rate_cycle", PT_DURATION, 0, 0, NULL, "window of the rate_min checks (fio's rate_cycle)" },
 	{ "p99", PT_DURATION, 0, 0, NULL, "read p99 latency limit" },
 	{ "p999", PT_DURATION, 0, 0, NULL, "read p99.9 latency limit" },
 	{ "max", PT_DURATION, 0, 0, NULL, "read max latency limit" },
+	{ "search", PT_ENUM, 0, 0, "bootbench|confirm", "bootbench: BootBench's run.py (score = the last, passing run); confirm: step down with confirm_runs runs each, the minimum counts" },
 	{ "n_start", PT_UINT, 1, 4096, NULL, "readers in the first run" },
 	{ "n_max", PT_UINT, 1, 4096, NULL, "readers at most" },
 	{ "double_time", PT_DURATION, 0, 0, NULL, "run length while doubling" },
 	{ "bisect_time", PT_DURATION, 0, 0, NULL, "run length while bisecting" },
 	{ "confirm_time", PT_DURATION, 0, 0, NULL, "run length while stepping down" },
-	{ "confirm_runs", PT_UINT, 1, 100, NULL, "runs per step down; the minimum IOPS counts" },
+	{ "confirm_runs", PT_UINT, 1, 100, NULL, "search=confirm: runs per step down; the minimum IOPS counts" },
 	{ NULL, 0, 0, 0, NULL, NULL },
 };
 
@@ -416,10 +420,12 @@ static void est_boot(const struct plan_step *st, const struct plan_target *t,
 	double n1 = (double)step_u64(st, "n_max");
 	double doublings = floor(log2(n1 / n0)) + 1;
 	double bisections = doublings > 1 ? log2(n1 / 2) : 0;
+	/* bootbench steps down with single runs, and only after a failure */
+	double confirms = strcmp(step_param(st, "search")->s, "confirm") ? 1 :
+			  (double)step_u64(st, "confirm_runs");
 	double search = doublings * secs(step_u64(st, "double_time")) +
 			bisections * secs(step_u64(st, "bisect_time")) +
-			(double)step_u64(st, "confirm_runs") *
-				secs(step_u64(st, "confirm_time"));
+			confirms * secs(step_u64(st, "confirm_time"));
 	double writer = (double)(step_u64(st, "writer_rate"));
 	est->bytes_written = (uint64_t)(prefill + search * writer);
 	est->seconds = PURGE_SECONDS + at_rate(t, prefill) + search;
