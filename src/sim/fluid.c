@@ -19,6 +19,7 @@
 
 /* One slice being filled. */
 struct slicer {
+	const struct sim *s;
 	struct sim_slice sl;
 	struct lat_hist *lat;
 	uint64_t t0_ns, slice_ns, k;	/* slice k ends at t0 + (k+1) slice */
@@ -52,6 +53,8 @@ static int slice_emit(struct slicer *z, uint64_t t_end_ns, struct sb_err *e)
 {
 	z->sl.t_end_ns = t_end_ns;
 	z->sl.lat = z->lat;
+	if (sim_self_check(z->s, e))
+		return -1;
 	int rc = z->fn(z->ctx, &z->sl, e);
 	if (rc < 0)
 		return -1;
@@ -402,7 +405,7 @@ int sim_run_fluid(struct sim *s, const struct sim_stream *st,
 	/* A buffer still draining from discrete writes: start behind it. */
 	if (s->wp.t > ns_to_s(s->now))
 		s->now = s_to_ns(s->wp.t);
-	struct slicer z = { .fn = fn, .ctx = ctx };
+	struct slicer z = { .s = s, .fn = fn, .ctx = ctx };
 	z.lat = hist_new();
 	if (!z.lat)
 		return sb_errno(e, ENOMEM, "sim: histogram");

@@ -151,6 +151,25 @@ uint64_t timing_other(struct sim *s, uint64_t t);
 uint64_t timing_slot(struct sim *s, uint64_t t);	/* interface depth */
 void timing_slot_done(struct sim *s, uint64_t t_done);
 
+/*
+ * Builds with SSDBENCH_SIM_CHECKS (the sanitizer build) check the
+ * accounting invariant after every submit and every fluid slice, so every
+ * simulated run, not only the unit tests, stops at the first broken
+ * relation with an error instead of measuring a drive that cannot exist.
+ */
+static inline int sim_self_check(const struct sim *s, struct sb_err *e)
+{
+#ifdef SSDBENCH_SIM_CHECKS
+	if (sim_check_invariants(s, e))
+		return sb_err_wrap(e, "sim %s: accounting invariant broken at %.6f s",
+				   s->p.name, s->wp.t);
+#else
+	(void)s;
+	(void)e;
+#endif
+	return 0;
+}
+
 static inline double ns_to_s(uint64_t ns) { return (double)ns * 1e-9; }
 static inline uint64_t s_to_ns(double s) { return s <= 0 ? 0 : (uint64_t)(s * 1e9 + 0.5); }
 

@@ -213,6 +213,8 @@ int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e)
 		return sb_errf(e, "sim %s: the write path cannot move (no host rate, no folding)",
 			       s->p.name);
 	}
+	if (sim_self_check(s, e))
+		return -1;
 	timing_slot_done(s, done);
 	double busy = ns_to_s(done);
 	if (busy > s->wp.last_busy)

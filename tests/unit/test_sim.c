@@ -708,6 +708,141 @@ TEST(bad_profiles_are_rejected_with_key_and_reason)
 	CHECK(profile_parse(buf, "t.ini", &p, &e) == 0);
 }
 
+/* The line of `key` in a built-in's text, counted here, not by the parser. */
+static int line_of(const char *text, const char *key)
+{
+	int line = 1;
+	for (const char *s = text; *s; line++) {
+		if (!strncmp(s, key, strlen(key)) && s[strlen(key)] == ' ')
+			return line;
+		const char *nl = strchr(s, '\n');
+		if (!nl)
+			break;
+		s = nl + 1;
+	}
+	return 0;
+}
+
+TEST(errors_name_the_line_suggest_keys_and_list_routes)
+{
+	char buf[8192], where[32];
+	/* A cross-key check names the line of the key to change. */
+	with_line(buf, sizeof buf, "phys_gb", "phys_gb = 1900\n");
+	snprintf(where, sizeof where, "t.ini:%d:", line_of(buf, "phys_gb"));
+	expect_reject(buf, where, "'phys_gb'");
+	/* A typo gets the nearest key. */
+	with_line(buf, sizeof buf, "tr_nat_us", "tr_nat_uss = 23\n");
+	snprintf(where, sizeof where, "t.ini:%d:", line_of(buf, "tr_nat_uss"));
+	expect_reject(buf, where, "did you mean 'tr_nat_us'");
+	/* Far from every key: no guess. */
+	with_line(buf, sizeof buf, "cores", "cores = 4\ncolour = blue\n");
+	struct sim_profile p;
+	struct sb_err e;
+	CHECK(profile_parse(buf, "t.ini", &p, &e) == -1 && !strstr(e.msg, "did you mean"));
+	/* No route: the routes that exist. */
+	with_line(buf, sizeof buf, "route", NULL);
+	expect_reject(buf, "missing key 'route'", "slc_then_direct");
+	CHECK(strstr(e.msg, "unknown key 'colour'") != NULL);
+	with_line(buf, sizeof buf, "route", NULL);
+	CHECK(profile_parse(buf, "t.ini", &p, &e) == -1 && strstr(e.msg, "direct") &&
+	      strstr(e.msg, "slc_only"));
+	/* An override through the target spec gets the suggestion too. */
+	struct sim_spec sp;
+	CHECK(sim_spec_parse("sim:sn8100-2tb,w_dir_gb=3", NULL, &sp, &e) == -1);
+	CHECK(strstr(e.msg, "did you mean 'w_dir_gbs'") != NULL);
+}
+
+/*
+ * Profiles whose writes need more physical space than the drive has: with
+ * the dynamic cache full, free space is R - U - (m-1)·S_dyn_max < 0 for
+ * these drives, so folding must outrun the host.  Each variant below makes
+ * it fall behind; each must be refused at load, naming the key.
+ */
+TEST(profiles_that_run_out_of_physical_space_are_refused)
+{
+	struct { const char *spec, *key; } bad[] = {
+		/* round segment 1 at 3.0 GB/s: 3.6 GB folded at 0.45 GB/s
+		   frees 7.2 GB while the host writes 24 GB */
+		{ "sim:sn8100-2tb,rounds=3.6@3.0", "'rounds'" },
+		/* the round's first segment dips 1.56 GB below its start */
+		{ "sim:sn8100-2tb,f_fg_gb=1", "'f_fg_gb'" },
+		/* 0.1 GB/s of folding frees 0.2 GB/s; direct writes take 0.54 */
+		{ "sim:micron1300-1tb,f_bg_gbs=0.1", "'f_bg_gbs'" },
+		/* 0.4 GB/s into QLC while folding frees 3 x 0.112 */
+		{ "sim:p1-1tb,stall_rate_gbs=0.4", "'stall_rate_gbs'" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct sim_spec sp;
+		struct sb_err e;
+		if (sim_spec_parse(bad[i].spec, NULL, &sp, &e) == 0) {
+			CHECK_FAIL("%s accepted", bad[i].spec);
+			continue;
+		}
+		if (!strstr(e.msg, bad[i].key) || !strstr(e.msg, "space"))
+			CHECK_FAIL("%s: '%s' lacks %s and the reason", bad[i].spec, e.msg, bad[i].key);
+	}
+	/* The unchanged profiles, and changes on the safe side, load. */
+	const char *good[] = { "sim:sn8100-2tb", "sim:sn8100-2tb,f_fg_gb=2",
+			       "sim:micron1300-1tb,f_bg_gbs=0.27", "sim:p1-1tb,stall_rate_gbs=0.3",
+			       "sim:micron1300-1tb,f_bg_gbs=0.1,slc_dyn_max_gb=18" };
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		struct sim_spec sp;
+		struct sb_err e;
+		if (sim_spec_parse(good[i], NULL, &sp, &e))
+			CHECK_FAIL("%s refused: %s", good[i], e.msg);
+	}
+}
+
+/* Every accepted variant keeps the accounting through a fill and twice the
+   drive in random writes: the refusals above are the only way to fail. */
+TEST(accepted_profiles_keep_free_space_under_random_writes)
+{
+	const char *specs[] = { "sim:p1-1tb,scale=0.002", "sim:p1-1tb,scale=0.002,stall_rate_gbs=0.3",
+				"sim:micron1300-1tb,scale=0.002,f_bg_gbs=0.27",
+				"sim:sn8100-2tb,scale=0.002,f_fg_gb=2" };
+	for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
+		struct sim_spec sp;
+		struct sb_err e;
+		struct sim *s = NULL;
+		if (sim_spec_parse(specs[k], NULL, &sp, &e) || sim_open(&sp.profile, 3, &s, &e)) {
+			CHECK_FAIL("%s: %s", specs[k], e.msg);
+			continue;
+		}
+		struct acc a = { .invariants = true };
+		uint64_t cap = sim_capacity(s);
+		stream(s, true, false, 131072, 32, cap / 131072 * 131072, 0, &a);
+		stream(s, true, true, 4096, 32, 2 * (cap / 4096 * 4096), 0, &a);
+		if (a.bad)
+			CHECK_FAIL("%s: free space or accounting broke", specs[k]);
+		sim_close(s);
+	}
+}
+
+TEST(show_prints_every_key_and_parses_back)
+{
+	for (unsigned i = 0; i < profile_builtin_count(); i++) {
+		struct sim_profile p, q;
+		struct sb_err e;
+		const char *n = profile_builtin_name(i);
+		CHECK(profile_lookup(n, &p, &e) == 0);
+		static char ini[16384], again[16384];
+		profile_write_ini(&p, ini, sizeof ini);
+		/* Every key of a full-featured profile's text appears ... */
+		const char *full[] = { "t_idle_enter_ms", "wbuf_mib", "page_kib", "tau_s",
+				       "journal_stall_ms", "link_shared", "c_fo", "route" };
+		for (size_t j = 0; j < sizeof full / sizeof full[0]; j++)
+			if (!strstr(ini, full[j]))
+				CHECK_FAIL("%s: sim show lacks %s", n, full[j]);
+		/* ... and the output is a profile that gives the same output. */
+		if (profile_parse(ini, "shown", &q, &e)) {
+			CHECK_FAIL("%s: shown profile does not parse: %s", n, e.msg);
+			continue;
+		}
+		profile_write_ini(&q, again, sizeof again);
+		CHECK_EQ_STR(again, ini);
+	}
+}
+
 TEST(spec_options_and_overrides)
 {
 	struct sim_spec sp;
