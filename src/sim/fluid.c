@@ -158,6 +158,8 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 	double pos = (double)st->start_off;
 	double span_end = (double)(st->span_off + st->span_len);
 	double ios_carry = 0, stall = 0, written = 0;
+	double t_fw = p->t_fw_wr_us * 1e-6;
+	struct wlat wl = { 0 };
 	struct span_mix mix = { 0 };
 
 	if (st->random)
@@ -199,14 +201,20 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 		}
 		double t_before = w->t, share = 0;
 		double S_before = w->S_st + w->S_dyn;
+		uint64_t flushes = w->journal_flushes;
 		double got = wp_write(s, want, host_cap, t_lim - w->t, &ow, &share);
 		double dt = w->t - t_before;
+		/* A journal flush stalls the write in flight, not the rate of
+		   every write of the step. */
+		double jstall = (double)(w->journal_flushes - flushes) * s->journal_stall_s;
+		jstall = fmin(jstall, dt * (1 - 1e-9));
 		if (got <= 0 && dt <= 0)
 			return sb_errf(e, "sim: the write path cannot move (profile %s, t %.9f, limit %.9f, want %g)", p->name, w->t, t_lim, want);
 
 		if (got > 0) {
-			double rate = got / dt;
-			double lat = fmax(qd * bs / rate, l_w0) + stall;
+			double rate = got / (dt - jstall);
+			double lat = fmax(qd * bs / rate, l_w0);
+			stall += jstall;
 			ios_carry += got / bs;
 			uint64_t n = (uint64_t)ios_carry;
 			ios_carry -= (double)n;
@@ -215,8 +223,8 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 			z->sl.bytes += n * st->bs;
 			/* The I/Os that waited through a stall carry it. */
 			uint64_t hit = stall > 0 ? (uint64_t)fmin((double)n, qd) : 0;
-			hist_add_n(z->lat, s_to_ns(lat), hit);
-			hist_add_n(z->lat, s_to_ns(lat - stall), n - hit);
+			hist_add_n(z->lat, s_to_ns(lat + stall), hit);
+			wlat_add(s, &wl, z->lat, n - hit, lat, l_w0, t_fw, bs, qd);
 			if (hit)
 				stall = 0;
 			written += got;

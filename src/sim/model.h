@@ -49,6 +49,7 @@ struct wpath {
 	bool gc_active, burst;
 	bool win_open;		/* slc_only */
 	double journal;		/* host bytes since the last journal flush */
+	uint64_t journal_flushes;	/* how many there were */
 	enum regime last;
 	/* counters */
 	double host_bytes, nand_bytes, fold_bytes, gc_copy_bytes;
@@ -71,6 +72,18 @@ struct heap_ent {
 struct wbuf_ent {
 	uint64_t drain_end;	/* ns */
 	uint32_t bytes;
+};
+
+/* Bins of the firmware-time factor (latency.c): FW_BODY equal ones up to
+   the 99th percentile, then one per nine to 99.9999 % and the rest. */
+#define FW_BODY 56
+#define FW_BINS (FW_BODY + 5)
+
+/* A bulk write stream's latency bookkeeping (latency.c wlat_add). */
+struct wlat {
+	double excess;		/* s: latency owed to writes still to wait */
+	double waits;		/* writes owed a wait for a release unit */
+	double bin_carry[FW_BINS];
 };
 
 struct sim {
@@ -101,13 +114,16 @@ struct sim {
 	struct wbuf_ent *wb;	/* write buffer FIFO (ring) */
 	uint32_t wb_head, wb_len, wb_cap;
 	uint64_t wb_bytes, wb_last_adm;
+	uint64_t wb_unreleased;	/* drained bytes whose release unit is not whole */
 	uint64_t drain_end;	/* ns: when the buffer is empty */
 
 	struct heap_ent *heap;
 	uint32_t nheap, heap_cap;
 	uint64_t seq;
 
-	struct rng rng_retry, rng_collide;
+	struct rng rng_retry, rng_collide, rng_fw;
+	double fw_bin[FW_BINS];	/* firmware-time factors, mean 1 */
+	double fw_prob[FW_BINS], fw_cum[FW_BINS];	/* their probabilities */
 	struct sampler *samp;	/* GC's write amplification (NULL: none) */
 	bool oom;		/* an allocation failed inside a submit */
 	bool stuck;		/* the write path could not move */
@@ -143,6 +159,15 @@ void wp_idle_to(struct sim *s, double t);	/* integrate idle work to t */
 double wp_write(struct sim *s, double bytes, double host_cap, double max_dt,
 		const struct overwrite *ow, double *slc_share);
 void wp_trim(struct sim *s, double slc_bytes, double nat_bytes, bool whole);
+
+/* latency.c */
+void latency_init(struct sim *s);
+double latency_fw_factor(struct sim *s);		/* one I/O's draw */
+double latency_page_factor(const struct sim *s, uint64_t page_hash);
+/* n bulk writes of mean latency lat (s); l_w0 is an unhindered write's,
+   t_fw its firmware part. */
+void wlat_add(const struct sim *s, struct wlat *wl, struct lat_hist *h, uint64_t n,
+	      double lat, double l_w0, double t_fw, double bs, double qd);
 
 /* timing.c */
 uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len);

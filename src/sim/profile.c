@@ -62,6 +62,7 @@ static const struct key_desc keys[] = {
 	D(wr_cap_kiops, 0.001, 1e5, NEED_ALWAYS, false, 0, "controller write command cap, kIOPS"),
 	D(t_commit_us, 0, 1e6, NEED_NONE, false, 20, "flush: commit after the buffer drains, us"),
 	D(wbuf_mib, 0.0625, 65536, NEED_NONE, false, 64, "write buffer, MiB"),
+	D(wbuf_release_kib, 0, 1048576, NEED_NONE, false, 0, "a full write buffer gets room back in units this large (a program or GC unit), so a write that finds it full waits for a whole unit: the write tail; KiB, 0 = room comes back continuously"),
 	I(units, 1, 65536, NEED_ALWAYS, 0, "NAND units (dies x planes)"),
 	I(channels, 1, 1024, NEED_ALWAYS, 0, "NAND channels"),
 	D(ch_gbs, 0.001, 1000, NEED_ALWAYS, false, 0, "bandwidth per channel, GB/s"),
@@ -73,6 +74,8 @@ static const struct key_desc keys[] = {
 	D(t_susp_us, 0, 1e6, NEED_NONE, false, 0, "program/erase suspend bounds a read's wait to this, us (0 = no suspend)"),
 	D(t_prog_us, 0, 1e6, NEED_NONE, false, 0, "native page program, us"),
 	D(t_bers_us, 0, 1e6, NEED_NONE, false, 0, "block erase, us"),
+	D(tr_spread, 0, 0.9, NEED_NONE, false, 0, "page types (LSB/CSB/MSB, QLC's four) of native media read at tR x (1-s) .. tR x (1+s), evenly spaced, mean tR"),
+	D(t_fw_cv, 0, 2, NEED_NONE, false, 0, "controller and firmware service-time variation: coefficient of variation of a mean-1 lognormal factor on t_fw_rd_us and t_fw_wr_us"),
 	{ "route", K_ROUTE, offsetof(struct sim_profile, route), 0, 0, NEED_ALWAYS, false, 0, "write routing: direct, slc_then_direct, slc_only" },
 	D(slc_static_gb, 0, 1e6, NEED_SLC, true, 0, "static SLC pool, GB"),
 	D(slc_dyn_max_gb, 0, 1e6, NEED_SLC, true, 0, "largest dynamic SLC cache, GB"),
@@ -431,6 +434,9 @@ static int check_space(const struct sim_profile *p, const struct check_ctx *c)
 static int check_profile(const struct sim_profile *p, const struct check_ctx *c)
 {
 	double U = p->user_gb, R = p->phys_gb, m = p->bits_per_cell;
+	if (p->wbuf_release_kib > p->wbuf_mib * 1024)
+		return key_err(c, "wbuf_release_kib", "%g KiB is more than the whole write buffer (wbuf_mib %g)",
+			       p->wbuf_release_kib, p->wbuf_mib);
 	if (p->bits_per_cell == 0) {
 		if (p->route != ROUTE_DIRECT)
 			return key_err(c, "route", "in-place media (bits_per_cell 0) has no SLC cache; use direct");

@@ -435,6 +435,7 @@ static double step_apply(struct sim *s, const struct rates *r, double dt,
 		w->journal += b;
 		if (w->journal >= s->journal_b - EPS_B) {
 			w->journal = 0;
+			w->journal_flushes++;
 			w->t += s->journal_stall_s;	/* the host path waits */
 		}
 	}

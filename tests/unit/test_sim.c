@@ -46,6 +46,7 @@ struct acc {
 	int bad;
 	double round_bytes, round_secs;	/* time spent in fold rounds */
 	bool in_rounds;
+	struct lat_hist *h;	/* every slice's latencies, if set */
 };
 
 static int acc_slice(void *ctx, const struct sim_slice *sl, struct sb_err *e)
@@ -59,6 +60,8 @@ static int acc_slice(void *ctx, const struct sim_slice *sl, struct sb_err *e)
 	a->lat_sum += (double)sl->lat->sum;
 	a->lat_n += (double)sl->lat->count;
 	a->hash = (a->hash ^ sl->bytes ^ (sl->t_end_ns << 7)) * 0x100000001b3ull;
+	if (a->h)
+		hist_merge(a->h, sl->lat);
 	if (a->s) {
 		struct sim_state st;
 		sim_state(a->s, &st);
@@ -619,6 +622,121 @@ TEST(fold_rounds_mass_balance)
 	double balance = p->w_dir_gbs / (1 + p->kappa_fg / (p->bits_per_cell - 1));
 	CHECK(a.round_secs > 0);
 	CHECK_REL(a.round_bytes / a.round_secs / GB, balance, 0.03);
+	sim_close(s);
+}
+
+/* ---- §7 latency: a body and a tail ---- */
+
+/* n closed-loop QD1 I/Os of 4 KiB at random offsets, one by one. */
+static void qd1_discrete(struct sim *s, bool write, uint32_t n, struct lat_hist *h)
+{
+	struct rng r;
+	rng_seed(&r, 9);
+	uint64_t blocks = sim_capacity(s) / 4096;
+	struct sb_err e;
+	for (uint32_t i = 0; i < n; i++) {
+		struct sim_io io = { write ? SIM_WRITE : SIM_READ, rng_below(&r, blocks) * 4096, 4096, i, false };
+		if (sim_submit(s, &io, &e)) {
+			CHECK_FAIL("%s", e.msg);
+			return;
+		}
+		struct sim_cpl c;
+		sim_reap(s, &c, 1, 1, UINT64_MAX);
+		hist_add(h, c.t_done_ns - c.t_submit_ns);
+	}
+}
+
+static double pct_us(const struct lat_hist *h, double p)
+{
+	return (double)hist_percentile(h, p) / 1e3;
+}
+
+/*
+ * QD1 reads on a filled SN8100: the body is the page types and the
+ * firmware's spread, the tail read retry.  The expected values are hand
+ * sums of the profile's stages (SIMULATOR.md §3): t_ctrl 3.33, t_fw 4 x
+ * the lognormal factor (cv 0.3: median 0.958, q0.97 1.665), tR 23 x
+ * 0.7 / 1 / 1.3 by page type, channel 1.14, link 0.27 µs.
+ */
+TEST(qd1_reads_have_page_types_firmware_spread_and_retries)
+{
+	struct sim *s = open_scaled("sn8100-2tb", 0.002, 5);
+	if (!s)
+		return;
+	fill(s);
+	sim_idle(s, 1800ull * 1000000000ull);	/* folded: native pages */
+	struct lat_hist *h = hist_new();
+	qd1_discrete(s, false, 300000, h);
+	double fixed = 3.33 + 1.14 + 0.27;
+	CHECK_REL(pct_us(h, 50), fixed + 4 * 0.958 + 23, 0.02);	/* CSB page */
+	CHECK_REL(pct_us(h, 99), fixed + 4 * 1.665 + 23 * 1.3, 0.03);	/* MSB, slow firmware */
+	/* p_rr 2e-4: p99.99 is a retried page, 3 reads of a CSB median */
+	CHECK_REL(pct_us(h, 99.99), fixed + 4 * 1.0 + 3 * 23, 0.05);
+	/* the fastest reads are LSB pages with quick firmware */
+	CHECK(pct_us(h, 1) < fixed + 4 + 23 * 0.7 + 1);
+	CHECK_REL(hist_mean(h) / 1e3, fixed + 4 + 23 * (1 + 2 * 2e-4), 0.02);
+	hist_free(h);
+	sim_close(s);
+	/* The same drive without the spread keys reads in one time. */
+	struct sim_spec sp;
+	struct sb_err e;
+	CHECK(sim_spec_parse("sim:sn8100-2tb,scale=0.002,tr_spread=0,t_fw_cv=0,p_rr=0", NULL, &sp, &e) == 0);
+	CHECK(sim_open(&sp.profile, 5, &s, &e) == 0);
+	fill(s);
+	sim_idle(s, 1800ull * 1000000000ull);
+	h = hist_new();
+	qd1_discrete(s, false, 20000, h);
+	CHECK_REL(pct_us(h, 99.99), pct_us(h, 1), 0.001);
+	hist_free(h);
+	sim_close(s);
+}
+
+/*
+ * QD1 writes on a Micron in steady state: the write path drains at the GC
+ * rate, so the mean latency is bs / rate (Little); the buffer gives its
+ * room back in wbuf_release_kib units, so one write in unit / bs waits for
+ * a whole unit and the rest pass at the unhindered latency.  The bulk path
+ * and the I/O-by-I/O path must agree on that shape.
+ */
+TEST(qd1_write_tail_from_release_units_in_both_paths)
+{
+	struct sim *s = open_scaled("micron1300-1tb", 0.002, 5);
+	if (!s)
+		return;
+	const struct sim_profile *p = sim_profile(s);
+	uint64_t cap = sim_capacity(s) / 4096 * 4096;
+	stream(s, true, false, 131072, 32, cap / 131072 * 131072, 0, NULL);
+	stream(s, true, true, 4096, 32, cap * 3 / 2 / 4096 * 4096, 0, NULL);
+	struct acc a = { .h = hist_new() };
+	stream(s, true, true, 4096, 1, 0, 60ull * 1000000000ull, &a);
+	double l_w0 = 1e6 / (p->wr_cap_kiops * 1e3) + p->t_fw_wr_us + 4096 / (p->link_wr_gbs * 1e3);
+	double slow_share = 4096.0 / (p->wbuf_release_kib * 1024);
+	/* Little: one in flight, so mean latency x IOPS = 1 */
+	CHECK_REL(hist_mean(a.h) * 1e-9 * a.ios / a.secs, 1.0, 0.01);
+	CHECK_REL(pct_us(a.h, 50), l_w0 - p->t_fw_wr_us * (1 - 0.958), 0.02);
+	/* the share that waits for a unit: above 1 ms */
+	double above = 0;
+	for (uint32_t i = a.h->lo; i <= a.h->hi; i++)
+		if (hist_bucket_low(i) > 1000000)
+			above += (double)a.h->buckets[i];
+	CHECK_REL(above / (double)a.h->count, slow_share, 0.05);
+	/* each wait carries the unit's share of the rate's latency */
+	double wait_us = (hist_mean(a.h) / 1e3 - l_w0) / slow_share;
+	CHECK_REL(pct_us(a.h, 100 * (1 - slow_share / 2)), l_w0 + wait_us, 0.10);
+	/* I/O by I/O: the same shape.  A wait there lasts until the unit
+	   being drained completes, which the bulk path spreads evenly, so
+	   the share above 1 ms is looser; the mean is Little's either way. */
+	struct lat_hist *d = hist_new();
+	qd1_discrete(s, true, 400000, d);
+	double dabove = 0;
+	for (uint32_t i = d->lo; i <= d->hi; i++)
+		if (hist_bucket_low(i) > 1000000)
+			dabove += (double)d->buckets[i];
+	CHECK_REL(dabove / (double)d->count, slow_share, 0.25);
+	CHECK_REL(hist_mean(d), hist_mean(a.h), 0.05);
+	CHECK_REL(pct_us(d, 50), pct_us(a.h, 50), 0.03);
+	hist_free(d);
+	hist_free(a.h);
 	sim_close(s);
 }
 
