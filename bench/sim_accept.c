@@ -676,8 +676,6 @@ static void tails_cells(void)
 	cell("P1", "QD1 read p99 (hand)", 190.5, r.p99, "us");
 	/* hand: retry p_rr 1e-3: 3 x 162 + 27 */
 	cell("P1", "QD1 read p99.99 (hand: read retry)", 513, r.p9999, "us");
-	/* SIMULATOR §10: ~4.5 s stalls when the SLC window shuts */
-	cell_range("P1", "QD1 write p99.99, steady (window stalls)", 1e5, 1e10, w.p9999, "us");
 	engine_close(eng);
 }
 

@@ -9,10 +9,12 @@
  * Reads do not change the write path, so their rate is measured: the
  * stream first runs through the discrete engine for a calibration window,
  * whose completions are real; the rest repeats the measured rate and
- * latency distribution.
+ * latency distribution.  Random mixes of reads and writes do the same,
+ * with their writes going through the write path at the measured rate.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sim/model.h"
@@ -22,6 +24,7 @@ struct slicer {
 	const struct sim *s;
 	struct sim_slice sl;
 	struct lat_hist *lat;
+	struct lat_hist *wlat;		/* a mixed stream's writes */
 	uint64_t t0_ns, slice_ns, k;	/* slice k ends at t0 + (k+1) slice */
 	uint64_t deadline_ns;
 	double end;			/* s: end of the current slice */
@@ -53,6 +56,7 @@ static int slice_emit(struct slicer *z, uint64_t t_end_ns, struct sb_err *e)
 {
 	z->sl.t_end_ns = t_end_ns;
 	z->sl.lat = z->lat;
+	z->sl.wlat = z->wlat;
 	if (sim_self_check(z->s, e))
 		return -1;
 	int rc = z->fn(z->ctx, &z->sl, e);
@@ -62,7 +66,9 @@ static int slice_emit(struct slicer *z, uint64_t t_end_ns, struct sb_err *e)
 		z->stop = 1;
 	z->sl.t_start_ns = z->sl.t_end_ns;
 	z->sl.bytes = z->sl.ios = 0;
+	z->sl.wbytes = z->sl.wios = 0;
 	hist_reset(z->lat);
+	hist_reset(z->wlat);
 	if (t_end_ns >= slice_end_ns(z)) {
 		z->k++;
 		z->end = ns_to_s(slice_end_ns(z));
@@ -83,6 +89,9 @@ static int check_stream(const struct sim *s, const struct sim_stream *st,
 		return sb_errf(e, "sim: a fluid stream needs a byte or a time limit");
 	if (!slice_ns)
 		return sb_errf(e, "sim: a fluid stream needs a slice length");
+	if (st->read_pct > 99 || (st->read_pct && !st->random))
+		return sb_errf(e, "sim: a mixed fluid stream is random with 1-99 %% reads, not %u %%%s",
+			       st->read_pct, st->random ? "" : " sequential");
 	if (st->span_off > s->capacity || st->span_len > s->capacity - st->span_off ||
 	    st->span_len < st->bs)
 		return sb_errf(e, "sim: stream span %llu+%llu does not fit the drive's %llu bytes",
@@ -122,6 +131,36 @@ static void span_mix_init(const struct sim *s, const struct sim_stream *st,
 	bool whole = st->span_off == 0 && st->span_len + s->chunk > s->capacity;
 	x->M_s = whole ? S : fmin(x->M_s, S);
 	x->M_n = whole ? s->wp.T_v : fmin(x->M_n, s->wp.T_v);
+}
+
+/* What a random write over the span overwrites, per host byte. */
+static void mix_overwrite(const struct span_mix *mix, const struct sim_stream *st,
+			  struct overwrite *ow)
+{
+	ow->inv_slc = mix->M_s / mix->L;
+	ow->inv_nat = mix->M_n / mix->L;
+	ow->folded = mix->folded * ow->inv_nat;
+	ow->lba = 0;
+	ow->span_off = st->span_off;
+	ow->span_len = st->span_len;
+}
+
+/* The span's classes after `got` random bytes, `share` of them to SLC,
+   and whatever folding moved meanwhile. */
+static void mix_after(const struct sim *s, struct span_mix *mix, const struct overwrite *ow,
+		      double got, double share, double S_before)
+{
+	mix->M_s = fmax(0, mix->M_s - ow->inv_slc * got) + share * got;
+	mix->M_n = fmax(0, mix->M_n - ow->inv_nat * got) + (1 - share) * got;
+	double S_after = s->wp.S_st + s->wp.S_dyn;
+	if (S_before > 0 && S_after < S_before) {
+		double moved = mix->M_s * (1 - S_after / S_before);
+		mix->M_s -= moved;
+		mix->M_n += moved;
+	}
+	double over = mix->M_s + mix->M_n - mix->L;
+	if (over > 0)
+		mix->M_n = fmax(0, mix->M_n - over);
 }
 
 /* After a random stream, the unmapped chunks it touched become mapped. */
@@ -179,12 +218,7 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 		struct overwrite ow;
 		uint64_t c = 0;
 		if (st->random) {
-			ow.inv_slc = mix.M_s / mix.L;
-			ow.inv_nat = mix.M_n / mix.L;
-			ow.folded = mix.folded * ow.inv_nat;
-			ow.lba = 0;
-			ow.span_off = st->span_off;
-			ow.span_len = st->span_len;
+			mix_overwrite(&mix, st, &ow);
 		} else {
 			c = (uint64_t)pos / s->chunk;
 			double to_chunk = (double)((c + 1) * s->chunk) - pos;
@@ -232,17 +266,7 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 			stall += dt;
 		}
 		if (st->random) {
-			mix.M_s = fmax(0, mix.M_s - ow.inv_slc * got) + share * got;
-			mix.M_n = fmax(0, mix.M_n - ow.inv_nat * got) + (1 - share) * got;
-			double S_after = w->S_st + w->S_dyn;
-			if (S_before > 0 && S_after < S_before) {
-				double moved = mix.M_s * (1 - S_after / S_before);
-				mix.M_s -= moved;
-				mix.M_n += moved;
-			}
-			double over = mix.M_s + mix.M_n - mix.L;
-			if (over > 0)
-				mix.M_n = fmax(0, mix.M_n - over);
+			mix_after(s, &mix, &ow, got, share, S_before);
 		} else if (got > 0) {
 			chunks_wrote(s, (uint64_t)pos, (uint64_t)(pos + got) - (uint64_t)pos,
 				     share >= 0.5 ? CH_SLC : CH_NATIVE);
@@ -276,6 +300,26 @@ static uint64_t next_off(const struct sim_stream *st, struct rng *r, uint64_t *p
 	if (*pos + st->bs > st->span_off + st->span_len)
 		*pos = st->span_off;
 	return o;
+}
+
+/* Spread n I/Os over a measured distribution, bucket by bucket, each
+   latency times `scale`. */
+static void spread(struct lat_hist *dst, const struct lat_hist *shape, uint64_t n,
+		   double scale)
+{
+	double acc = 0;
+	uint64_t given = 0;
+	for (uint32_t i = shape->lo; i <= shape->hi && shape->count; i++) {
+		if (!shape->buckets[i])
+			continue;
+		acc += (double)n * (double)shape->buckets[i] / (double)shape->count;
+		uint64_t k = (uint64_t)(acc + 0.5) - given;
+		uint64_t v = hist_bucket_low(i);
+		if (v < shape->min)
+			v = shape->min;
+		hist_add_n(dst, scale == 1.0 ? v : (uint64_t)((double)v * scale + 0.5), k);
+		given += k;
+	}
 }
 
 /* Enough real completions that the latency shape has a p99.99. */
@@ -360,20 +404,7 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 		carry -= (double)n;
 		if (n > ios_left - done)
 			n = ios_left - done;
-		/* Spread n over the measured distribution, bucket by bucket. */
-		double acc = 0;
-		uint64_t given = 0;
-		for (uint32_t i = shape->lo; i <= shape->hi && shape->count; i++) {
-			if (!shape->buckets[i])
-				continue;
-			acc += (double)n * (double)shape->buckets[i] / (double)shape->count;
-			uint64_t k = (uint64_t)(acc + 0.5) - given;
-			uint64_t v = hist_bucket_low(i);
-			if (v < shape->min)
-				v = shape->min;
-			hist_add_n(z->lat, v, k);
-			given += k;
-		}
+		spread(z->lat, shape, n, 1.0);
 		z->sl.ios += n;
 		z->sl.bytes += n * st->bs;
 		done += n;
@@ -403,6 +434,159 @@ out:
 	return rc;
 }
 
+/*
+ * A random stream of reads and writes (read_pct of the I/Os read) at depth.
+ * The read latency shape is measured with real discrete I/Os first, as for
+ * reads.  Then the depth is shared: with reads taking L_r and unhindered
+ * writes l_w0, the queue could write at f_w qd / (f_r L_r + f_w l_w0); the
+ * write path takes what it can of that (GC, bursts, folding and the space
+ * accounting move as they would), the reads keep their ratio to the
+ * writes, and the writes' latency is what Little's law leaves them, with
+ * the body and release-unit tail of a write stream (wlat_add).
+ */
+static int fluid_mixed(struct sim *s, const struct sim_stream *st,
+		       uint64_t max_bytes, double deadline, struct slicer *z,
+		       struct sb_err *e)
+{
+	const struct sim_profile *p = &s->p;
+	struct wpath *w = &s->wp;
+	struct rng r;
+	rng_seed(&r, st->seed ^ 0x6d69786564ull);
+	uint32_t qd = st->qd < (uint32_t)p->qd_cap ? st->qd : (uint32_t)p->qd_cap;
+	uint64_t ios_left = max_bytes ? (max_bytes + st->bs - 1) / st->bs : UINT64_MAX;
+	uint64_t warm = qd * 2u, cal = CAL_IOS > 8 * qd ? CAL_IOS : 8 * qd;
+	struct lat_hist *shape = hist_new();
+	int rc = 0;
+	if (!shape)
+		return sb_errno(e, ENOMEM, "sim: histogram");
+	uint64_t done = 0, measured = 0, inflight = 0, land_ns = 0, land_n = 0;
+	uint64_t pos = st->start_off;
+
+	/* Calibration: real discrete I/Os, closed loop at depth qd; a
+	   completion's tag says whether it was a write. */
+	while (!z->stop && done < ios_left && done < warm + cal) {
+		while (inflight < qd && done + inflight < ios_left) {
+			bool wr = rng_below(&r, 100) >= st->read_pct;
+			struct sim_io io = { wr ? SIM_WRITE : SIM_READ, next_off(st, &r, &pos),
+					     st->bs, wr, false };
+			if (sim_submit(s, &io, e)) {
+				rc = -1;
+				goto out;
+			}
+			inflight++;
+		}
+		struct sim_cpl c;
+		if (sim_reap(s, &c, 1, 1, UINT64_MAX) != 1)
+			break;
+		inflight--;
+		while (c.t_done_ns > slice_end_ns(z) && !z->stop)
+			if (slice_emit(z, slice_end_ns(z), e)) {
+				rc = -1;
+				goto out;
+			}
+		uint64_t lat = c.t_done_ns - c.t_submit_ns;
+		bool wr = c.tag != 0;
+		hist_add(wr ? z->wlat : z->lat, lat);
+		*(wr ? &z->sl.wios : &z->sl.ios) += 1;
+		*(wr ? &z->sl.wbytes : &z->sl.bytes) += st->bs;
+		done++;
+		if (done == warm) {
+			land_ns = s->wr_land_ns;
+			land_n = s->wr_land_n;
+		}
+		if (done > warm && !wr) {
+			hist_add(shape, lat);
+			measured++;
+		}
+		if (ns_to_s(c.t_done_ns) >= deadline)
+			break;
+	}
+	while (inflight) {
+		struct sim_cpl c;
+		if (sim_reap(s, &c, 1, 1, UINT64_MAX) != 1)
+			break;
+		inflight--;
+		bool wr = c.tag != 0;
+		hist_add(wr ? z->wlat : z->lat, c.t_done_ns - c.t_submit_ns);
+		*(wr ? &z->sl.wios : &z->sl.ios) += 1;
+		*(wr ? &z->sl.wbytes : &z->sl.bytes) += st->bs;
+		done++;
+	}
+
+	/* The rest: the queue shared between reads and the write path. */
+	double bs = (double)st->bs, f_r = st->read_pct / 100.0, f_w = 1.0 - f_r;
+	double L_r = measured ? hist_mean(shape) * 1e-9 : 0;
+	double t_fw = p->t_fw_wr_us * 1e-6;
+	double l_w0 = p->cores / (p->wr_cap_kiops * 1e3) + t_fw + bs / (p->link_wr_gbs * 1e9);
+	/* A write's time to land as calibrated: with the queueing at the
+	   controller and link it shares with the reads, without buffer waits. */
+	double L_land = s->wr_land_n > land_n ?
+			(double)(s->wr_land_ns - land_ns) / (double)(s->wr_land_n - land_n) * 1e-9 : l_w0;
+	L_land = fmax(L_land, l_w0);
+	double cap_w = fmin(f_w * qd / (f_r * L_r + f_w * L_land) * bs,
+			    fmin(p->wr_cap_kiops * 1e3 * bs, p->link_wr_gbs * 1e9));
+	double t = ns_to_s(s->now), carry_r = 0, carry_w = 0, written = 0;
+	struct wlat wl = { 0 };
+	struct span_mix mix = { 0 };
+	span_mix_init(s, st, &mix);
+	while (measured && !z->stop && done < ios_left && t < deadline - 1e-12) {
+		double t_next = fmin(z->end, deadline);
+		t_next = fmin(t_next, t + (double)(ios_left - done) * bs / cap_w * f_w);
+		if (w->t < t)
+			w->t = t;
+		double got = 0, share = 0;
+		if (t_next > w->t) {
+			struct overwrite ow;
+			mix_overwrite(&mix, st, &ow);
+			double S_before = w->S_st + w->S_dyn;
+			got = wp_write(s, cap_w * (t_next - w->t), cap_w, t_next - w->t, &ow, &share);
+			mix_after(s, &mix, &ow, got, share, S_before);
+		}
+		double dt = t_next - t;
+		double x_w = dt > 0 ? got / bs / dt : 0, x_r = x_w * f_r / f_w;
+		/* Little: what the reads do not hold of the queue, writes do. */
+		double L_w = x_w > 0 ? fmax(L_land, (qd - x_r * L_r) / x_w) : L_land;
+		carry_w += got / bs;
+		carry_r += got / bs * f_r / f_w;
+		uint64_t n_w = (uint64_t)carry_w, n_r = (uint64_t)carry_r;
+		if (n_w + n_r > ios_left - done) {
+			n_r = n_r < ios_left - done ? n_r : ios_left - done;
+			n_w = ios_left - done - n_r;
+		}
+		carry_w -= (double)n_w;
+		carry_r -= (double)n_r;
+		spread(z->lat, shape, n_r, 1.0);
+		wlat_add(s, &wl, z->wlat, n_w, L_w, L_land, t_fw, bs, x_w * L_w);
+		z->sl.ios += n_r;
+		z->sl.bytes += n_r * st->bs;
+		z->sl.wios += n_w;
+		z->sl.wbytes += n_w * st->bs;
+		written += got;
+		done += n_r + n_w;
+		t = t_next;
+		s->now = s_to_ns(t);
+		if (t >= z->end - 1e-12) {
+			s->now = slice_end_ns(z);
+			if (slice_emit(z, slice_end_ns(z), e)) {
+				rc = -1;
+				goto out;
+			}
+		}
+		if (dt <= 0)
+			break;
+	}
+	s->now = stop_ns(z, ns_to_s(s->now));
+	if ((z->sl.ios || z->sl.wios || s->now > z->sl.t_start_ns) && slice_emit(z, s->now, e))
+		rc = -1;
+	span_mix_retag(s, st, written);
+	w->t = fmax(w->t, ns_to_s(s->now));
+	w->last_busy = w->t;
+	s->drain_end = s_to_ns(w->t);
+out:
+	hist_free(shape);
+	return rc;
+}
+
 int sim_run_fluid(struct sim *s, const struct sim_stream *st,
 		  uint64_t max_bytes, uint64_t max_ns, uint64_t slice_ns,
 		  sim_slice_fn fn, void *ctx, struct sb_err *e)
@@ -415,8 +599,12 @@ int sim_run_fluid(struct sim *s, const struct sim_stream *st,
 		s->now = s_to_ns(s->wp.t);
 	struct slicer z = { .s = s, .fn = fn, .ctx = ctx };
 	z.lat = hist_new();
-	if (!z.lat)
+	z.wlat = hist_new();
+	if (!z.lat || !z.wlat) {
+		hist_free(z.lat);
+		hist_free(z.wlat);
 		return sb_errno(e, ENOMEM, "sim: histogram");
+	}
 	z.t0_ns = s->now;
 	z.slice_ns = slice_ns;
 	z.end = ns_to_s(slice_end_ns(&z));
@@ -424,8 +612,10 @@ int sim_run_fluid(struct sim *s, const struct sim_stream *st,
 	z.sl.next_off = st->start_off;
 	z.deadline_ns = max_ns && max_ns < UINT64_MAX - s->now ? s->now + max_ns : UINT64_MAX;
 	double deadline = z.deadline_ns == UINT64_MAX ? INFINITY : ns_to_s(z.deadline_ns);
-	int rc = st->write ? fluid_write(s, st, max_bytes, deadline, &z, e)
-			   : fluid_read(s, st, max_bytes, deadline, &z, e);
+	int rc = st->read_pct ? fluid_mixed(s, st, max_bytes, deadline, &z, e) :
+		 st->write ? fluid_write(s, st, max_bytes, deadline, &z, e) :
+			     fluid_read(s, st, max_bytes, deadline, &z, e);
 	hist_free(z.lat);
+	hist_free(z.wlat);
 	return rc;
 }

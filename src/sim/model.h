@@ -116,6 +116,9 @@ struct sim {
 	uint64_t wb_bytes, wb_last_adm;
 	uint64_t wb_unreleased;	/* drained bytes whose release unit is not whole */
 	uint64_t drain_end;	/* ns: when the buffer is empty */
+	/* Writes' time to land (core, firmware, link) before any wait for
+	   buffer room, summed: a mixed bulk stream's calibration reads it. */
+	uint64_t wr_land_ns, wr_land_n;
 
 	struct heap_ent *heap;
 	uint32_t nheap, heap_cap;

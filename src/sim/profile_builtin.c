@@ -116,7 +116,7 @@ static const struct builtin builtins[] = {
 "f_lo_gb = 10\n"
 "g_idle_gbs = 0.3\n"
 "journal_gib = 2         # a flush dip every ~4 s of a fill\n"
-"journal_stall_ms = 30    # a dip in each fill interval with a flush; QD1 write p99.9999 = 2 x p99.999 (review)\n"
+"journal_stall_ms = 26    # a dip in each fill interval with a flush; QD1 write p99.9999 = 2 x p99.999 (review)\n"
 "sigma_seq = 0.01\n"
 "sigma_gc = 0.015         # smooth GC: the QD1 write waits stay near 12 ms\n"
 },

@@ -181,6 +181,8 @@ uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 		      us(p->t_fw_wr_us * latency_fw_factor(s));
 	int li = p->link_shared ? 0 : 1;
 	uint64_t landed = reserve(&s->link_free[li], fw, xfer_ns((double)len, p->link_wr_gbs));
+	s->wr_land_ns += landed - t;
+	s->wr_land_n++;
 
 	/* Drain through the write path, one chunk at a time so each piece
 	   knows what it overwrites. */
