@@ -9,7 +9,8 @@
  * Only streams whose I/Os are interchangeable qualify: one job, no rate
  * limit, no fsyncs or O_SYNC, no per-I/O log; writes, or reads, or a
  * random mix of both.  Streams that read below QD 16 stay I/O by I/O, so a
- * low-depth tail measurement counts every real I/O.
+ * low-depth tail measurement counts every real I/O, unless the workload
+ * says it needs no tail (bulk_any_depth: a sweep's point).
  */
 #include <errno.h>
 #include <stdatomic.h>
@@ -30,7 +31,7 @@ bool fluid_eligible(const struct driver *d)
 		return true;
 	if (w->read_pct < 100 && w->pattern != PATTERN_RAND)
 		return false;
-	return w->qd >= FLUID_MIN_READ_QD;
+	return w->qd >= FLUID_MIN_READ_QD || w->bulk_any_depth;
 }
 
 struct fluid_ctx {
