@@ -594,16 +594,23 @@ static struct engine *preconditioned(const char *profile, double drive_writes)
  * describe.  Each drive runs 1.5 drive-writes of random 4 KiB first, the
  * tail step's starting point in the methodology.
  */
+/* A preconditioned drive's QD1 write (5 min, as the tail step) and read
+   (10 s) tails, printed in full; the drive is closed. */
+static void drive_tails(const char *profile, const char *d, struct tails *w, struct tails *r)
+{
+	struct engine *eng = preconditioned(profile, 1.5);
+	*w = qd1_tails(eng, true, 300 * S_NS);
+	*r = qd1_tails(eng, false, 10 * S_NS);
+	print_tails(d, "RND 4k write QD1, steady", w);
+	print_tails(d, "RND 4k read QD1, steady", r);
+	engine_close(eng);
+}
+
 static void tails_cells(void)
 {
-	struct engine *eng;
 	struct tails w, r;
 
-	eng = preconditioned("sn8100-2tb", 1.5);
-	w = qd1_tails(eng, true, 300 * S_NS);
-	r = qd1_tails(eng, false, 10 * S_NS);
-	print_tails("SN8100", "RND 4k write QD1, steady", &w);
-	print_tails("SN8100", "RND 4k read QD1, steady", &r);
+	drive_tails("sn8100-2tb", "SN8100", &w, &r);
 	/* SIMULATOR.md §10 and KitGuru's QD1 30,178 IOPS */
 	cell("SN8100", "QD1 read p50 (review)", 32, r.p50, "us");
 	/* hand: 3.33 + 4 x 1.66 (lognormal cv 0.3, q0.97) + 23 x 1.3 (MSB) + 1.4 */
@@ -615,13 +622,8 @@ static void tails_cells(void)
 	/* review: "write-containing tails badly broken" after preconditioning */
 	cell_range("SN8100", "QD1 write p99.99 / p50, steady (review: broken)", 100, 1e9,
 		   w.p9999 / w.p50, "x");
-	engine_close(eng);
 
-	eng = preconditioned("micron1300-1tb", 1.5);
-	w = qd1_tails(eng, true, 300 * S_NS);
-	r = qd1_tails(eng, false, 10 * S_NS);
-	print_tails("Micron1300", "RND 4k write QD1, steady", &w);
-	print_tails("Micron1300", "RND 4k read QD1, steady", &r);
+	drive_tails("micron1300-1tb", "Micron1300", &w, &r);
 	/* review: steady-state typical (50 %) random write 44 us */
 	cell("Micron1300", "QD1 write p50, steady (review)", 44, w.p50, "us");
 	/* review: "mostly beyond 10 ms at 99.9 %" */
@@ -634,13 +636,8 @@ static void tails_cells(void)
 	cell("Micron1300", "QD1 read p99 (hand)", 122.4, r.p99, "us");
 	/* hand: retry p_rr 5e-4: 3 x 50 + overheads, top of the retried */
 	cell_range("Micron1300", "QD1 read p99.99 (hand: read retry)", 175, 265, r.p9999, "us");
-	engine_close(eng);
 
-	eng = preconditioned("p4800x-375gb", 1.5);
-	w = qd1_tails(eng, true, 300 * S_NS);
-	r = qd1_tails(eng, false, 10 * S_NS);
-	print_tails("P4800X", "RND 4k write QD1, steady", &w);
-	print_tails("P4800X", "RND 4k read QD1, steady", &r);
+	drive_tails("p4800x-375gb", "P4800X", &w, &r);
 	cell("P4800X", "QD1 read p50 (review)", 11, r.p50, "us");
 	/* hand: 1.7 + 3 x 1.55 (cv 0.2, q0.99) + 3 + 2.05 + 1.5 */
 	cell("P4800X", "QD1 read p99 (hand)", 12.9, r.p99, "us");
@@ -650,33 +647,22 @@ static void tails_cells(void)
 	cell_range("P4800X", "QD1 read p99.9999 (datasheet bound 60)", 0, 60, r.p999999, "us");
 	cell_range("P4800X", "QD1 write p50 (datasheet typical < 10)", 0, 10, w.p50, "us");
 	cell_range("P4800X", "QD1 write p99.9999 (datasheet bound 100)", 0, 100, w.p999999, "us");
-	engine_close(eng);
 
-	eng = preconditioned("pm1725-3.2tb", 1.5);
-	w = qd1_tails(eng, true, 300 * S_NS);
-	r = qd1_tails(eng, false, 10 * S_NS);
-	print_tails("PM1725", "RND 4k write QD1, steady", &w);
-	print_tails("PM1725", "RND 4k read QD1, steady", &r);
+	drive_tails("pm1725-3.2tb", "PM1725", &w, &r);
 	/* hand: 8 + 8 x 0.98 + 60 + 10.2 + 0.7 */
 	cell("PM1725", "QD1 read p50 (hand)", 86.7, r.p50, "us");
 	/* hand: MSB 78 + 8 x 1.42 + 18.9 */
 	cell("PM1725", "QD1 read p99 (hand)", 108.3, r.p99, "us");
 	/* hand: p_rr 1e-4 sits at p99.99: the top of the firmware tail */
 	cell_range("PM1725", "QD1 read p99.99 (hand)", 105, 125, r.p9999, "us");
-	engine_close(eng);
 
-	eng = preconditioned("p1-1tb", 1.5);
-	w = qd1_tails(eng, true, 300 * S_NS);
-	r = qd1_tails(eng, false, 10 * S_NS);
-	print_tails("P1", "RND 4k write QD1, steady", &w);
-	print_tails("P1", "RND 4k read QD1, steady", &r);
+	drive_tails("p1-1tb", "P1", &w, &r);
 	/* hand: the median falls between QLC page types 2 and 3 (106, 134) + 25 */
 	cell_range("P1", "QD1 read p50 (hand: page types 2-3)", 131, 160, r.p50, "us");
 	/* hand: page type 4, 162 + 11.8 + 6 x 1.6 + 7.1 */
 	cell("P1", "QD1 read p99 (hand)", 190.5, r.p99, "us");
 	/* hand: retry p_rr 1e-3: 3 x 162 + 27 */
 	cell("P1", "QD1 read p99.99 (hand: read retry)", 513, r.p9999, "us");
-	engine_close(eng);
 }
 
 static double cpu_s(void)

@@ -302,6 +302,16 @@ static uint64_t next_off(const struct sim_stream *st, struct rng *r, uint64_t *p
 	return o;
 }
 
+/* A repeated stream's clock moves to t; a slice that ends there is emitted. */
+static int clock_to(struct sim *s, struct slicer *z, double t, struct sb_err *e)
+{
+	s->now = s_to_ns(t);
+	if (t < z->end - 1e-12)
+		return 0;
+	s->now = slice_end_ns(z);
+	return slice_emit(z, slice_end_ns(z), e);
+}
+
 /* Spread n I/Os over a measured distribution, bucket by bucket, each
    latency times `scale`. */
 static void spread(struct lat_hist *dst, const struct lat_hist *shape, uint64_t n,
@@ -413,13 +423,9 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 			pos = st->span_off + (pos - st->span_off + n * st->bs) % room;
 		}
 		t += dt;
-		s->now = s_to_ns(t);
-		if (t >= z->end - 1e-12) {
-			s->now = slice_end_ns(z);
-			if (slice_emit(z, slice_end_ns(z), e)) {
-				rc = -1;
-				goto out;
-			}
+		if (clock_to(s, z, t, e)) {
+			rc = -1;
+			goto out;
 		}
 		if (dt <= 0)
 			break;
@@ -564,13 +570,9 @@ static int fluid_mixed(struct sim *s, const struct sim_stream *st,
 		written += got;
 		done += n_r + n_w;
 		t = t_next;
-		s->now = s_to_ns(t);
-		if (t >= z->end - 1e-12) {
-			s->now = slice_end_ns(z);
-			if (slice_emit(z, slice_end_ns(z), e)) {
-				rc = -1;
-				goto out;
-			}
+		if (clock_to(s, z, t, e)) {
+			rc = -1;
+			goto out;
 		}
 		if (dt <= 0)
 			break;
