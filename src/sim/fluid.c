@@ -335,14 +335,72 @@ static void spread(struct lat_hist *dst, const struct lat_hist *shape, uint64_t 
 /* Enough real completions that the latency shape has a p99.99. */
 #define CAL_IOS 65536
 
+/* A calibration window: real discrete I/Os in a closed loop at depth qd. */
+struct cal {
+	struct rng r;
+	uint64_t pos, inflight;
+	uint32_t qd;
+};
+
+/* Count a completion in the slice, as a read or (tag 1) a write. */
+static void cal_count(struct slicer *z, const struct sim_stream *st, const struct sim_cpl *c)
+{
+	bool wr = c->tag != 0;
+	hist_add(wr ? z->wlat : z->lat, c->t_done_ns - c->t_submit_ns);
+	*(wr ? &z->sl.wios : &z->sl.ios) += 1;
+	*(wr ? &z->sl.wbytes : &z->sl.bytes) += st->bs;
+}
+
+/*
+ * Top the queue up (at most `room` more I/Os in all; a mix draws each
+ * I/O's kind, tagged 1 for a write), take the next completion, emit the
+ * slices it passed and count it.  1 with *c set, 0 when nothing is
+ * outstanding, -1 on error.
+ */
+static int cal_next(struct sim *s, const struct sim_stream *st, struct slicer *z,
+		    struct cal *k, uint64_t room, struct sim_cpl *c, struct sb_err *e)
+{
+	while (k->inflight < k->qd && k->inflight < room) {
+		bool wr = st->read_pct ? rng_below(&k->r, 100) >= st->read_pct : st->write;
+		struct sim_io io = { wr ? SIM_WRITE : SIM_READ, next_off(st, &k->r, &k->pos),
+				     st->bs, wr, false };
+		if (sim_submit(s, &io, e))
+			return -1;
+		k->inflight++;
+	}
+	if (sim_reap(s, c, 1, 1, UINT64_MAX) != 1)
+		return 0;
+	k->inflight--;
+	while (c->t_done_ns > slice_end_ns(z) && !z->stop)
+		if (slice_emit(z, slice_end_ns(z), e))
+			return -1;
+	cal_count(z, st, c);
+	return 1;
+}
+
+/* Let the window's last I/Os finish; returns how many there were. */
+static uint64_t cal_drain(struct sim *s, const struct sim_stream *st, struct slicer *z,
+			  struct cal *k)
+{
+	uint64_t n = 0;
+	struct sim_cpl c;
+	while (k->inflight && sim_reap(s, &c, 1, 1, UINT64_MAX) == 1) {
+		k->inflight--;
+		cal_count(z, st, &c);
+		n++;
+	}
+	return n;
+}
+
+
 static int fluid_read(struct sim *s, const struct sim_stream *st,
 		      uint64_t max_bytes, double deadline, struct slicer *z,
 		      struct sb_err *e)
 {
-	struct rng r;
-	rng_seed(&r, st->seed ^ 0x72656164ull);
+	struct cal k = { .pos = st->start_off };
+	rng_seed(&k.r, st->seed ^ 0x72656164ull);
 	uint64_t pos = st->start_off;
-	uint32_t qd = st->qd < (uint32_t)s->p.qd_cap ? st->qd : (uint32_t)s->p.qd_cap;
+	uint32_t qd = k.qd = st->qd < (uint32_t)s->p.qd_cap ? st->qd : (uint32_t)s->p.qd_cap;
 	uint64_t ios_left = max_bytes ? (max_bytes + st->bs - 1) / st->bs : UINT64_MAX;
 	uint64_t warm = qd * 2u, cal = CAL_IOS > 8 * qd ? CAL_IOS : 8 * qd;
 	struct lat_hist *shape = hist_new();
@@ -352,52 +410,28 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 	int rc = 0;
 
 	/* Calibration: real discrete I/Os, closed loop at depth qd. */
-	uint64_t inflight = 0;
 	while (!z->stop && done < ios_left && done < warm + cal) {
-		while (inflight < qd && done + inflight < ios_left) {
-			struct sim_io io = { SIM_READ, next_off(st, &r, &pos), st->bs, 0, false };
-			if (sim_submit(s, &io, e)) {
-				rc = -1;
-				goto out;
-			}
-			inflight++;
-		}
 		struct sim_cpl c;
-		if (sim_reap(s, &c, 1, 1, UINT64_MAX) != 1)
+		int got = cal_next(s, st, z, &k, ios_left - done, &c, e);
+		if (got < 0) {
+			rc = -1;
+			goto out;
+		}
+		if (!got)
 			break;
-		inflight--;
-		double tc = ns_to_s(c.t_done_ns);
-		while (c.t_done_ns > slice_end_ns(z) && !z->stop)
-			if (slice_emit(z, slice_end_ns(z), e)) {
-				rc = -1;
-				goto out;
-			}
-		uint64_t lat = c.t_done_ns - c.t_submit_ns;
-		hist_add(z->lat, lat);
-		z->sl.ios++;
-		z->sl.bytes += st->bs;
 		done++;
 		if (done == warm)
 			t_warm = c.t_done_ns;
 		if (done > warm) {
-			hist_add(shape, lat);
+			hist_add(shape, c.t_done_ns - c.t_submit_ns);
 			measured++;
 			t_last = c.t_done_ns;
 		}
-		if (tc >= deadline)
+		if (ns_to_s(c.t_done_ns) >= deadline)
 			break;
 	}
-	/* Let the last I/Os of the window finish. */
-	while (inflight) {
-		struct sim_cpl c;
-		if (sim_reap(s, &c, 1, 1, UINT64_MAX) != 1)
-			break;
-		inflight--;
-		hist_add(z->lat, c.t_done_ns - c.t_submit_ns);
-		z->sl.ios++;
-		z->sl.bytes += st->bs;
-		done++;
-	}
+	done += cal_drain(s, st, z, &k);
+	pos = k.pos;
 	s->wp.t = fmax(s->wp.t, ns_to_s(s->now));
 	s->wp.last_busy = s->wp.t;
 
@@ -465,59 +499,32 @@ static int fluid_mixed(struct sim *s, const struct sim_stream *st,
 	int rc = 0;
 	if (!shape)
 		return sb_errno(e, ENOMEM, "sim: histogram");
-	uint64_t done = 0, measured = 0, inflight = 0, land_ns = 0, land_n = 0;
-	uint64_t pos = st->start_off;
+	uint64_t done = 0, measured = 0, land_ns = 0, land_n = 0;
+	struct cal k = { .r = r, .pos = st->start_off, .qd = qd };
 
-	/* Calibration: real discrete I/Os, closed loop at depth qd; a
-	   completion's tag says whether it was a write. */
+	/* Calibration: real discrete I/Os, closed loop at depth qd. */
 	while (!z->stop && done < ios_left && done < warm + cal) {
-		while (inflight < qd && done + inflight < ios_left) {
-			bool wr = rng_below(&r, 100) >= st->read_pct;
-			struct sim_io io = { wr ? SIM_WRITE : SIM_READ, next_off(st, &r, &pos),
-					     st->bs, wr, false };
-			if (sim_submit(s, &io, e)) {
-				rc = -1;
-				goto out;
-			}
-			inflight++;
-		}
 		struct sim_cpl c;
-		if (sim_reap(s, &c, 1, 1, UINT64_MAX) != 1)
+		int got = cal_next(s, st, z, &k, ios_left - done, &c, e);
+		if (got < 0) {
+			rc = -1;
+			goto out;
+		}
+		if (!got)
 			break;
-		inflight--;
-		while (c.t_done_ns > slice_end_ns(z) && !z->stop)
-			if (slice_emit(z, slice_end_ns(z), e)) {
-				rc = -1;
-				goto out;
-			}
-		uint64_t lat = c.t_done_ns - c.t_submit_ns;
-		bool wr = c.tag != 0;
-		hist_add(wr ? z->wlat : z->lat, lat);
-		*(wr ? &z->sl.wios : &z->sl.ios) += 1;
-		*(wr ? &z->sl.wbytes : &z->sl.bytes) += st->bs;
 		done++;
 		if (done == warm) {
 			land_ns = s->wr_land_ns;
 			land_n = s->wr_land_n;
 		}
-		if (done > warm && !wr) {
-			hist_add(shape, lat);
+		if (done > warm && !c.tag) {
+			hist_add(shape, c.t_done_ns - c.t_submit_ns);
 			measured++;
 		}
 		if (ns_to_s(c.t_done_ns) >= deadline)
 			break;
 	}
-	while (inflight) {
-		struct sim_cpl c;
-		if (sim_reap(s, &c, 1, 1, UINT64_MAX) != 1)
-			break;
-		inflight--;
-		bool wr = c.tag != 0;
-		hist_add(wr ? z->wlat : z->lat, c.t_done_ns - c.t_submit_ns);
-		*(wr ? &z->sl.wios : &z->sl.ios) += 1;
-		*(wr ? &z->sl.wbytes : &z->sl.bytes) += st->bs;
-		done++;
-	}
+	done += cal_drain(s, st, z, &k);
 
 	/* The rest: the queue shared between reads and the write path. */
 	double bs = (double)st->bs, f_r = st->read_pct / 100.0, f_w = 1.0 - f_r;
