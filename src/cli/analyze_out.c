@@ -29,24 +29,41 @@ void analyze_opts_default(struct analyze_opts *o)
 	memset(o, 0, sizeof *o);
 	o->kinds = AK_ALL;
 	o->metric = -1;
+	o->ss_metric = -1;
 	fill_params_default(&o->fill);
 	ss_params_default(&o->ss);
 	burst_params_default(&o->bursts);
 }
 
 /* Sequential work is judged by bandwidth, random by IOPS: the average I/O
-   size tells which (64 KiB and up counts as sequential). */
-static enum trace_metric pick_metric(const struct analyze_opts *o,
-				     const struct trace_pt *t, size_t n)
+   size tells which (64 KiB and up counts as sequential).  A log that has
+   only one of the two decides, and asking for the other is an error. */
+static int pick_metric(int asked, const struct analyzed_trace *a,
+		       enum trace_metric *out, struct sb_err *e)
 {
-	if (o->metric >= 0)
-		return (enum trace_metric)o->metric;
+	if (a->no_bytes || a->no_ios) {
+		enum trace_metric only = a->no_bytes ? TRACE_IOPS : TRACE_BW;
+		if (asked >= 0 && asked != (int)only)
+			return sb_errf(e, "the log has no block sizes, so no %s: "
+				       "only %s can be judged",
+				       a->no_bytes ? "bytes" : "I/O count",
+				       trace_metric_name(only));
+		*out = only;
+		return 0;
+	}
+	if (asked >= 0) {
+		*out = (enum trace_metric)asked;
+		return 0;
+	}
+	const struct trace_pt *t = a->t;
+	size_t n = a->n;
 	uint64_t bytes = 0, ios = 0;
 	for (size_t i = 0; i < n; i++) {
 		bytes += t[i].bytes;
 		ios += t[i].ios;
 	}
-	return ios && bytes / ios < 65536 ? TRACE_IOPS : TRACE_BW;
+	*out = ios && bytes / ios < 65536 ? TRACE_IOPS : TRACE_BW;
+	return 0;
 }
 
 static const char *unit_of(enum trace_metric m)
@@ -86,11 +103,14 @@ static void emit_fill(const struct fill_result *r, struct json_writer *w)
 		json_double(w, "max_bps", r->max);
 		json_double(w, "below_half_share", r->below_half_share);
 		json_bool(w, "has_cache", r->has_cache);
+		json_u64(w, "cache_phases", r->cache_phases);
 		if (r->has_cache) {
+			json_double(w, "cache_start_bytes", r->cache_start_bytes);
 			json_double(w, "cache_bytes", r->cache_bytes);
 			json_double(w, "cache_bps", r->cache_speed);
 			json_double(w, "cache_s", r->cache_s);
 		} else {
+			json_null(w, "cache_start_bytes");
 			json_null(w, "cache_bytes");
 			json_null(w, "cache_bps");
 			json_null(w, "cache_s");
@@ -121,8 +141,10 @@ static void emit_fill(const struct fill_result *r, struct json_writer *w)
 	       r->mean_of_samples / 1e6, r->p1 / 1e6, r->min / 1e6,
 	       100 * r->below_half_share);
 	if (r->has_cache)
-		printf("    SLC cache: %.1f GB at %.0f MB/s (%.1f s)\n",
-		       r->cache_bytes / 1e9, r->cache_speed / 1e6, r->cache_s);
+		printf("    SLC cache: %.1f GB at %.0f MB/s (%.1f s) from %.1f GB, "
+		       "%u phase%s\n", r->cache_bytes / 1e9, r->cache_speed / 1e6,
+		       r->cache_s, r->cache_start_bytes / 1e9, r->cache_phases,
+		       r->cache_phases == 1 ? "" : "s");
 	else
 		printf("    no SLC cache (no sustained drop)\n");
 	for (size_t i = 0; i < r->nstages; i++)
@@ -143,46 +165,85 @@ static void emit_fill(const struct fill_result *r, struct json_writer *w)
 	}
 }
 
+void analyze_print_ss_how(const struct ss_params *p, const struct ss_result *r)
+{
+	printf("%s rule, %s, %.0f s window of %.3g s samples", r->rule,
+	       r->metric, r->window_s, r->interval_s);
+	if (r->per_interval > 1)
+		printf(" (%zu trace samples each)", r->per_interval);
+	if (isnan(r->limit_pct))
+		printf(", fio's limit in absolute terms");
+	else if (p->rule == SS_SNIA)
+		printf(", fit excursion <= %.3g %%, data excursion <= %.3g %%",
+		       r->limit_pct, p->excursion_limit_pct);
+	else
+		printf(", %s < %.3g %% of the mean",
+		       p->rule == SS_FIO_SLOPE ? "|slope|" : "max |deviation|",
+		       r->limit_pct);
+}
+
+static void json_ss_window(struct json_writer *w, const struct ss_window *at)
+{
+	/* a trace shorter than the window has no window to describe */
+	double na = NAN;
+	json_double(w, "criterion_pct", at->full ? at->criterion_pct : na);
+	json_double(w, "slope_pct", at->full ? at->slope_pct : na);
+	json_double(w, "slope_pct_fio_mean", at->full ? at->slope_pct_fio : na);
+	json_double(w, "max_deviation_pct", at->full ? at->max_deviation_pct : na);
+	json_double(w, "fit_excursion_pct", at->full ? at->fit_excursion_pct : na);
+	json_double(w, "data_excursion_pct", at->full ? at->data_excursion_pct : na);
+}
+
+void analyze_json_ss_how(struct json_writer *w, const struct ss_params *p,
+			 const struct ss_result *r)
+{
+	json_string(w, "rule", r->rule);
+	json_string(w, "metric", r->metric);
+	json_double(w, "interval_s", r->interval_s);
+	json_u64(w, "samples_per_interval", r->per_interval);
+	json_double(w, "window_s", r->window_s);
+	json_u64(w, "window_samples", r->window);
+	json_double(w, "limit_pct", r->limit_pct);
+	if (p->rule == SS_SNIA)
+		json_double(w, "excursion_limit_pct", p->excursion_limit_pct);
+}
+
 static void emit_steady(const struct ss_params *p, const struct ss_result *r,
-			struct json_writer *w)
+			bool no_bytes, struct json_writer *w)
 {
 	enum trace_metric m = p->metric;
+	double bytes = no_bytes ? NAN : r->bytes;
+	double dw = no_bytes ? NAN : r->drive_writes;
 	if (w) {
 		json_object_begin(w, "steady");
-		json_string(w, "rule", r->rule);
-		json_string(w, "metric", r->metric);
-		json_double(w, "interval_s", p->interval_s);
-		json_double(w, "window_s", p->window_s);
-		json_u64(w, "window_samples", r->window);
+		analyze_json_ss_how(w, p, r);
 		json_bool(w, "reached", r->reached);
 		json_double(w, "seconds", r->seconds);
-		json_double(w, "bytes", r->bytes);
-		json_double(w, "drive_writes", r->drive_writes);
+		json_double(w, "bytes", bytes);
+		json_double(w, "drive_writes", dw);
 		json_double(w, "value", r->value);
-		/* a trace shorter than the window has no window to describe */
-		double na = NAN;
-		json_double(w, "slope_pct", r->at.full ? r->at.slope_pct : na);
-		json_double(w, "fit_excursion_pct",
-			    r->at.full ? r->at.fit_excursion_pct : na);
-		json_double(w, "data_excursion_pct",
-			    r->at.full ? r->at.data_excursion_pct : na);
+		json_ss_window(w, &r->at);
 		json_object_end(w);
 		return;
 	}
-	printf("  steady state (%s, %s, %.0f s window of %.3g s samples): ",
-	       r->rule, r->metric, p->window_s, p->interval_s);
-	if (r->reached) {
-		printf("reached after %.1f s, %.2f GB", r->seconds, r->bytes / 1e9);
-		if (!isnan(r->drive_writes))
-			printf(" (%.2f drive writes)", r->drive_writes);
-		printf(", at %.0f %s\n", shown(m, r->value), unit_of(m));
-	} else {
-		printf("not reached in %.1f s (%.2f GB)\n", r->seconds, r->bytes / 1e9);
-	}
-	if (r->at.full)
-		printf("    window: slope %.3f %%/sample, fit excursion %.1f %%, "
-		       "data excursion %.1f %%\n", r->at.slope_pct,
-		       r->at.fit_excursion_pct, r->at.data_excursion_pct);
+	printf("  steady state (");
+	analyze_print_ss_how(p, r);
+	printf("): ");
+	printf("%s %.1f s", r->reached ? "reached after" : "not reached in", r->seconds);
+	if (!isnan(bytes))
+		printf(", %.2f GB", bytes / 1e9);
+	if (!isnan(dw))
+		printf(" (%.2f drive writes)", dw);
+	if (r->reached)
+		printf(", at %.0f %s", shown(m, r->value), unit_of(m));
+	printf("\n");
+	if (r->at.full && !isnan(r->at.criterion_pct))
+		printf("    window: slope %.3f %%/sample, max deviation %.1f %%, fit "
+		       "excursion %.1f %%, data excursion %.1f %%\n", r->at.slope_pct,
+		       r->at.max_deviation_pct, r->at.fit_excursion_pct,
+		       r->at.data_excursion_pct);
+	else if (r->at.full)
+		printf("    window: nothing completed in it\n");
 }
 
 static void json_view(struct json_writer *w, const char *key,
@@ -297,9 +358,14 @@ static void emit_latency(const struct lat_hist *h, struct json_writer *w)
 int analyze_trace(const struct analyze_opts *o, const struct analyzed_trace *a,
 		  struct json_writer *w, struct sb_err *e)
 {
-	if (trace_check(a->t, a->n, e))
+	enum trace_metric m, ssm;
+	if (trace_check(a->t, a->n, e) || pick_metric(o->metric, a, &m, e) ||
+	    pick_metric(o->ss_metric >= 0 ? o->ss_metric : o->metric, a, &ssm, e))
 		return sb_err_wrap(e, "%s", a->name);
-	enum trace_metric m = pick_metric(o, a->t, a->n);
+	if ((o->kinds & AK_FILL) && a->no_bytes && o->kinds != AK_ALL)
+		return sb_errf(e, "%s: an IOPS log without block sizes holds no bytes: "
+			       "no fill analysis (give the bandwidth log, or --kind "
+			       "steady, consistency or bursts)", a->name);
 	uint64_t bytes = 0, ios = 0, ns = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		bytes += a->t[i].bytes;
@@ -312,18 +378,36 @@ int analyze_trace(const struct analyze_opts *o, const struct analyzed_trace *a,
 		json_string(w, "direction", a->direction);
 		json_string(w, "metric", trace_metric_name(m));
 		json_u64(w, "samples", a->n);
-		json_u64(w, "total_bytes", bytes);
-		json_u64(w, "total_ios", ios);
+		if (a->no_bytes)
+			json_null(w, "total_bytes");
+		else
+			json_u64(w, "total_bytes", bytes);
+		if (a->no_ios)
+			json_null(w, "total_ios");
+		else
+			json_u64(w, "total_ios", ios);
 		json_double(w, "total_s", (double)ns / 1e9);
-		json_double(w, "true_avg_bps", (double)bytes * 1e9 / (double)ns);
-		json_double(w, "true_avg_iops", (double)ios * 1e9 / (double)ns);
+		json_double(w, "true_avg_bps", a->no_bytes ? NAN : (double)bytes * 1e9 / (double)ns);
+		json_double(w, "true_avg_iops", a->no_ios ? NAN : (double)ios * 1e9 / (double)ns);
 	} else {
-		printf("%s (%s): %zu samples, %llu bytes, %llu I/Os in %.1f s\n",
-		       a->name, a->direction, a->n, (unsigned long long)bytes,
-		       (unsigned long long)ios, (double)ns / 1e9);
+		printf("%s (%s): %zu samples, ", a->name, a->direction, a->n);
+		if (a->no_bytes)
+			printf("bytes absent (no block sizes), ");
+		else
+			printf("%llu bytes, ", (unsigned long long)bytes);
+		if (a->no_ios)
+			printf("I/O count absent (no block sizes)");
+		else
+			printf("%llu I/Os", (unsigned long long)ios);
+		printf(" in %.1f s\n", (double)ns / 1e9);
 	}
 	int rc = 0;
-	if (o->kinds & AK_FILL) {
+	if ((o->kinds & AK_FILL) && a->no_bytes) {
+		if (w)
+			json_null(w, "fill");
+		else
+			printf("  fill: absent (an IOPS log without block sizes holds no bytes)\n");
+	} else if (o->kinds & AK_FILL) {
 		struct fill_result r;
 		if ((rc = fill_analyze(a->t, a->n, &o->fill, &r, e)))
 			goto out;
@@ -332,13 +416,12 @@ int analyze_trace(const struct analyze_opts *o, const struct analyzed_trace *a,
 	if (o->kinds & AK_STEADY) {
 		struct ss_params p = o->ss;
 		struct ss_result r;
-		p.metric = m;
+		p.metric = ssm;
 		p.capacity_bytes = o->capacity;
-		if (!o->interval_given)
-			p.interval_s = trace_median_slice_s(a->t, a->n);
+		p.sample_s = trace_median_slice_s(a->t, a->n);
 		if ((rc = ss_analyze(a->t, a->n, &p, &r, e)))
 			goto out;
-		emit_steady(&p, &r, w);
+		emit_steady(&p, &r, a->no_bytes, w);
 	}
 	if (o->kinds & AK_CONSISTENCY) {
 		struct consistency_result r;
@@ -366,53 +449,4 @@ out:
 	if (rc)
 		return sb_err_wrap(e, "%s", a->name);
 	return 0;
-}
-
-void analyze_print_fio_job(const struct fio_job_summary *j,
-			   struct json_writer *w)
-{
-	static const char *const dn[3] = { "read", "write", "trim" };
-	if (w) {
-		json_object_begin(w, NULL);
-		json_string(w, "name", j->name);
-	} else {
-		printf("fio job %s\n", j->name);
-	}
-	for (int d = 0; d < 3; d++) {
-		const struct fio_dir_summary *s = &j->dir[d];
-		if (!s->io_bytes && !s->total_ios)
-			continue;
-		if (w) {
-			json_object_begin(w, dn[d]);
-			json_u64(w, "io_bytes", s->io_bytes);
-			json_u64(w, "total_ios", s->total_ios);
-			json_u64(w, "runtime_ms", s->runtime_ms);
-			json_double(w, "bw_bps", s->bw_bytes);
-			json_double(w, "iops", s->iops);
-			json_double(w, "clat_mean_ns", s->clat_mean_ns);
-			json_u64(w, "clat_min_ns", s->clat_min_ns);
-			json_u64(w, "clat_max_ns", s->clat_max_ns);
-			json_object_begin(w, "clat_percentiles_ns");
-			for (size_t i = 0; i < s->np; i++) {
-				char key[32];
-				snprintf(key, sizeof key, "p%g", s->ps[i]);
-				json_u64(w, key, s->pv_ns[i]);
-			}
-			json_object_end(w);
-			json_object_end(w);
-			continue;
-		}
-		printf("  %s: %llu bytes, %llu I/Os in %llu ms: %.0f MB/s, %.0f IOPS, "
-		       "clat mean %.1f us", dn[d], (unsigned long long)s->io_bytes,
-		       (unsigned long long)s->total_ios,
-		       (unsigned long long)s->runtime_ms, s->bw_bytes / 1e6, s->iops,
-		       s->clat_mean_ns / 1e3);
-		for (size_t i = 0; i < s->np; i++)
-			if (s->ps[i] == 50 || s->ps[i] == 99 || s->ps[i] == 99.9 ||
-			    s->ps[i] == 99.99)
-				printf(", p%g %.1f", s->ps[i], (double)s->pv_ns[i] / 1e3);
-		printf(" us\n");
-	}
-	if (w)
-		json_object_end(w);
 }

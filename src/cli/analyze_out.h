@@ -33,8 +33,9 @@ struct analyze_opts {
 	unsigned kinds;
 	bool json;
 	int metric;			/* TRACE_BW, TRACE_IOPS, or -1: by I/O size */
+	int ss_metric;			/* steady state's: from the rule name
+					   (bw_slope ...), else as `metric` */
 	uint64_t capacity;		/* for drive-writes; 0 unknown */
-	bool interval_given;		/* else the trace's median slice */
 	struct fill_params fill;
 	struct ss_params ss;
 	struct burst_params bursts;
@@ -48,13 +49,22 @@ struct analyzed_trace {
 	const struct trace_pt *t;
 	size_t n;
 	const struct lat_hist *lat;	/* may be NULL */
+	bool no_bytes;			/* an IOPS log without block sizes */
+	bool no_ios;			/* a bandwidth log without block sizes */
 };
 
 /* Analyse one trace; with `jw` as one JSON object, else as text. */
 int analyze_trace(const struct analyze_opts *o, const struct analyzed_trace *a,
 		  struct json_writer *jw, struct sb_err *e);
 
-/* fio's JSON summary of one job, as text or a JSON object. */
+/* What a steady-state verdict was judged by (rule, metric, interval,
+   window, limit): in words, or as members of the current JSON object. */
+void analyze_print_ss_how(const struct ss_params *p, const struct ss_result *r);
+void analyze_json_ss_how(struct json_writer *jw, const struct ss_params *p,
+			 const struct ss_result *r);
+
+/* fio's JSON summary of one job, as text or a JSON object; a job run with
+   fio's ss= also gets its window judged again by ssdbench's detector. */
 void analyze_print_fio_job(const struct fio_job_summary *j,
 			   struct json_writer *jw);
 
