@@ -7,7 +7,7 @@
 
 PREFIX  ?= /usr/local
 CC      ?= gcc
-PKGS    := liburing sqlite3
+PKGS    := liburing sqlite3 jansson
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 BASE    := -std=c11 -D_GNU_SOURCE -Isrc -pthread $(WARN) -g
 DEPS_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

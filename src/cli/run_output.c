@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/run_view.h"
 #include "common/json.h"
 #include "common/units.h"
 
@@ -48,13 +49,12 @@ void run_print_summary(FILE *out, const struct run_report *r)
 				per_second(wr->ios[d], wr->measured_ns), mbps,
 				r->mib ? "MiB/s" : "MB/s", wr->ios[d],
 				fmt_bytes(wr->bytes[d], a, sizeof a));
-			static const double ps[] = { 50, 99, 99.9, 99.99, 99.9999 };
-			static const char *names[] = { "p50", "p99", "p99.9", "p99.99", "p99.9999" };
-			uint64_t v[5];
-			hist_percentiles(h, ps, 5, v);
+			uint64_t v[RUN_VIEW_NPCT];
+			hist_percentiles(h, run_view_pcts, RUN_VIEW_NPCT, v);
 			fprintf(out, "        lat mean %s", fmt_ns((uint64_t)hist_mean(h), a, sizeof a));
-			for (int k = 0; k < 5; k++)
-				fprintf(out, ", %s %s", names[k], fmt_ns(v[k], a, sizeof a));
+			for (int k = 0; k < RUN_VIEW_NPCT; k++)
+				fprintf(out, ", %s %s", run_view_pct_names[k],
+					fmt_ns(v[k], a, sizeof a));
 			fprintf(out, ", max %s\n", fmt_ns(h->max, a, sizeof a));
 		}
 	}

@@ -49,7 +49,7 @@ void workload_table(struct rctx *x, const struct rpt_workload *const *wl,
 	char unit[32];
 	bufprintf(unit, sizeof(unit), "%s", x->bw_unit);
 	page_table_begin(f, &x->pg, caption, "Workload", "Device", unit,
-			 "IOPS", "Mean", "p50", "p99", "p99.9", "p99.99", "Max",
+			 "IOPS", "Mean", "p50", "p99", "p99.9", "p99.99", "p99.999", "Max",
 			 (const char *)NULL);
 	for (size_t i = 0; i < n; i++) {
 		const struct rpt_workload *per[RPT_MAX_RUNS];
@@ -60,7 +60,7 @@ void workload_table(struct rctx *x, const struct rpt_workload *const *wl,
 				continue;
 			/* The direction that did most I/O speaks for latency. */
 			const struct rpt_lat *l = &w->lat[w->ios[1] > w->ios[0]];
-			char b[6][32];
+			char b[7][32];
 			page_tr(f);
 			page_td(f, "%s", w->name);
 			page_td(f, "%s", x->runs[r].label);
@@ -75,7 +75,9 @@ void workload_table(struct rctx *x, const struct rpt_workload *const *wl,
 				      fmt_lat(rpt_lat_at(l, 99.9), b[3], 32));
 			page_td_class(f, "num", "%s",
 				      fmt_lat(rpt_lat_at(l, 99.99), b[4], 32));
-			page_td_class(f, "num", "%s", fmt_lat(l->max_us, b[5], 32));
+			page_td_class(f, "num", "%s",
+				      fmt_lat(rpt_lat_at(l, 99.999), b[5], 32));
+			page_td_class(f, "num", "%s", fmt_lat(l->max_us, b[6], 32));
 		}
 	}
 	page_table_end(f);
