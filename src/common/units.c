@@ -136,6 +136,23 @@ int parse_uint_range(const char *what, const char *s, uint64_t lo, uint64_t hi,
 	return 0;
 }
 
+const char *fmt_bytes_si(uint64_t bytes, char *buf, unsigned len)
+{
+	static const char *names[] = { "B", "kB", "MB", "GB", "TB", "PB" };
+	double v = (double)bytes;
+	int i = 0;
+	while (v >= 999.5 && i < 5) {
+		v /= 1000.0;
+		i++;
+	}
+	if (i == 0)
+		snprintf(buf, len, "%.0f B", v);
+	else
+		snprintf(buf, len, v >= 99.95 ? "%.0f %s" : v >= 9.995 ? "%.1f %s"
+					       : "%.2f %s", v, names[i]);
+	return buf;
+}
+
 const char *fmt_bytes(uint64_t bytes, char *buf, unsigned len)
 {
 	static const char *names[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };

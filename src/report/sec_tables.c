@@ -4,10 +4,11 @@
  * target facts, the headline figures of every test side by side, and the
  * analysis' stored findings.
  */
-#include "report/json_scan.h"
 #include "report/report_int.h"
 
+#include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Polling is on when the engine mode says so; "virtual" is the simulator. */
@@ -22,48 +23,108 @@ static const char *polling(const char *mode)
 	return "no";
 }
 
-struct kv_table {
-	FILE *f;
-	const struct rctx *x;
-	const char *const *json;	/* per run */
-	size_t from;
+/*
+ * A stored JSON document flattened for a table: one (label, text) pair per
+ * leaf, nested objects as "device model", arrays of values as "a, b, c",
+ * arrays of objects as "k v, k v; k v, k v" (LBA formats, power states).
+ */
+#define KV_MAX 128
+
+struct kv_flat {
+	size_t n;
+	char key[KV_MAX][96];
+	char val[KV_MAX][512];
 };
 
-/* A key's row: its value in every run's object, "-" where absent. */
-static int kv_row(void *ctx, const struct json_member *m)
+static void kv_text(const json_t *v, char *buf, size_t len);
+
+static void kv_object_text(const json_t *o, char *buf, size_t len)
 {
-	struct kv_table *t = ctx;
-	page_tr(t->f);
-	page_td(t->f, "%s", m->key);
-	for (size_t r = 0; r < t->x->nruns; r++) {
-		struct json_member v;
-		if (json_get_member(t->json[r], m->key, &v))
-			page_td(t->f, "%s", v.value);
-		else
-			page_td(t->f, "-");
+	const char *k;
+	json_t *m;
+	size_t used = 0;
+	buf[0] = '\0';
+	json_object_foreach((json_t *)o, k, m) {
+		char t[256];
+		kv_text(m, t, sizeof t);
+		used += (size_t)snprintf(buf + used, used < len ? len - used : 0,
+					 "%s%s %s", used ? ", " : "", k, t);
+		if (used >= len)
+			return;
 	}
-	return 0;
 }
 
-/* Keys that run `from` has and no earlier run had: one row each. */
-static int kv_row_missing(void *ctx, const struct json_member *m)
+static void kv_text(const json_t *v, char *buf, size_t len)
 {
-	struct kv_table *t = ctx;
-	struct json_member v;
-	for (size_t q = 0; q < t->from; q++)
-		if (t->json[q] && json_get_member(t->json[q], m->key, &v))
-			return 0;
-	return kv_row(ctx, m);
+	size_t i, used = 0;
+	json_t *x;
+	switch (json_typeof(v)) {
+	case JSON_STRING: bufprintf(buf, len, "%s", json_string_value(v)); break;
+	case JSON_INTEGER: bufprintf(buf, len, "%lld", (long long)json_integer_value(v)); break;
+	case JSON_REAL: bufprintf(buf, len, "%.6g", json_real_value(v)); break;
+	case JSON_TRUE: bufprintf(buf, len, "yes"); break;
+	case JSON_FALSE: bufprintf(buf, len, "no"); break;
+	case JSON_NULL: bufprintf(buf, len, "-"); break;
+	case JSON_OBJECT: kv_object_text(v, buf, len); break;
+	case JSON_ARRAY:
+		buf[0] = '\0';
+		json_array_foreach(v, i, x) {
+			char t[256];
+			kv_text(x, t, sizeof t);
+			used += (size_t)snprintf(buf + used, used < len ? len - used : 0,
+						 "%s%s", i ? (json_is_object(x) ? "; " : ", ")
+							   : "", t);
+			if (used >= len)
+				return;
+		}
+		break;
+	}
+}
+
+static void kv_flatten(const json_t *o, const char *prefix, struct kv_flat *fl)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)o, k, v) {
+		if (fl->n >= KV_MAX)
+			return;
+		char key[96];
+		bufprintf(key, sizeof key, "%s%s%s", prefix, prefix[0] ? " " : "", k);
+		if (json_is_object(v)) {
+			kv_flatten(v, key, fl);
+			continue;
+		}
+		bufprintf(fl->key[fl->n], sizeof fl->key[0], "%s", key);
+		kv_text(v, fl->val[fl->n], sizeof fl->val[0]);
+		fl->n++;
+	}
+}
+
+static const char *kv_find(const struct kv_flat *fl, const char *key)
+{
+	for (size_t i = 0; i < fl->n; i++)
+		if (!strcmp(fl->key[i], key))
+			return fl->val[i];
+	return NULL;
 }
 
 /*
  * One row per key: the DUT's keys in its order, then keys only the
- * comparison runs have; nested values (lists, objects) as their JSON.
+ * comparison runs have; "-" where a run lacks the key.
  */
 static void kv_table(struct rctx *x, const char *caption,
 		     const char *const *json)
 {
 	FILE *f = x->pg.top;
+	struct kv_flat *fl = calloc(x->nruns ? x->nruns : 1, sizeof *fl);
+	if (!fl)
+		return;
+	for (size_t r = 0; r < x->nruns; r++) {
+		json_t *root = json[r] ? json_loads(json[r], 0, NULL) : NULL;
+		if (json_is_object(root))
+			kv_flatten(root, "", &fl[r]);
+		json_decref(root);
+	}
 	x->pg.ntables++;
 	fputs("<table>\n<caption>", f);
 	page_esc(f, caption);
@@ -73,11 +134,23 @@ static void kv_table(struct rctx *x, const char *caption,
 		page_esc(f, x->runs[r].label);
 		fputs("</th>", f);
 	}
-	struct kv_table t = { f, x, json, 0 };
-	for (t.from = 0; t.from < x->nruns; t.from++)
-		if (json[t.from])
-			json_scan_object(json[t.from], kv_row_missing, &t);
+	for (size_t from = 0; from < x->nruns; from++)
+		for (size_t i = 0; i < fl[from].n; i++) {
+			const char *key = fl[from].key[i];
+			bool seen = false;
+			for (size_t q = 0; q < from && !seen; q++)
+				seen = kv_find(&fl[q], key) != NULL;
+			if (seen)
+				continue;
+			page_tr(f);
+			page_td(f, "%s", key);
+			for (size_t r = 0; r < x->nruns; r++) {
+				const char *v = kv_find(&fl[r], key);
+				page_td(f, "%s", v ? v : "-");
+			}
+		}
 	page_table_end(f);
+	free(fl);
 }
 
 void sec_devices(struct rctx *x)

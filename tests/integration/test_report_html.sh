@@ -56,6 +56,9 @@ for step in peak fill active_range cssd_precond sync_write rw_ratio reclaim \
 	grep -q "id=\"$step\"" sim/index.html || fail "sim: no section $step"
 done
 grep -q 'Pass 1: SLC cache' sim/index.html || fail "sim: no SLC cache headline"
+# Devices named by the model they stand for, and no stored JSON as text.
+grep -q '<th>WD_BLACK SN8100 2TB (simulated)</th>' sim/index.html || fail "sim: DUT not named by its model"
+grep -q '&quot;' sim/index.html && fail "sim: raw JSON on the page: $(grep -o '.\{40\}&quot;.\{40\}' sim/index.html | head -3)"
 for part in fill-pass1-bw-written fill-pass1-lat-time fill-pass1-mean fill-pass1-p1 \
 	    active_range-iops-span sync_write-sync rw_ratio-weighted rw_ratio-score \
 	    reclaim-written-per-idle reclaim-bw-per-idle seq_precond-precond-dw \
