@@ -11,7 +11,8 @@ static void usage(FILE *out, const char *cmd)
 {
 	if (!strcmp(cmd, "plan"))
 		fprintf(out, "usage: ssdbench plan --preset P --target T [--plan FILE] [--set STEP.KEY=VALUE]...\n"
-			     "                     [--only STEP,...] [--size SIZE] [--assume-rate RATE] [--settings]\n");
+			     "                     [--only STEP,...] [--size SIZE] [--assume-rate RATE] [--settings]\n"
+			     "       ssdbench plan --describe\n");
 	else
 		fprintf(out, "usage: ssdbench suite --target T --preset P [--plan FILE] [--set STEP.KEY=VALUE]...\n"
 			     "                      [--only STEP,...] [--size SIZE] [--destroy-data] [--db FILE]\n");
@@ -27,7 +28,9 @@ static void usage(FILE *out, const char *cmd)
 		fprintf(out,
 			"  --assume-rate R   rate for estimating byte-bound steps (default: a simulated\n"
 			"                    drive's sustained write rate, else 1GiB/s)\n"
-			"  --settings        print every setting (a complete plan file) instead\n");
+			"  --settings        print every setting (a complete plan file) instead\n"
+			"  --describe        every step and setting: type, default, the quick preset's\n"
+			"                    value, meaning (nothing else may be given with it)\n");
 	else
 		fprintf(out,
 			"  --destroy-data    allow writing a block device (its data is erased)\n"
