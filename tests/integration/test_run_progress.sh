@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# run's progress line on a terminal (a pseudo-terminal from script(1)):
+# it shows the rate of the newest interval, so it follows the drive when
+# its speed changes (the SLC cache of a simulated drive ends: the average
+# since the start would stay far above the drive's rate), it says "ramp"
+# during the ramp instead of "0 IOPS", and a simulated drive's ETA is in
+# the drive's time.
+. "$(dirname "$0")/lib.sh"
+command -v script >/dev/null || skip "script(1) is not installed"
+cd "$TEST_TMP"
+
+# on_tty FILE CMD...: run CMD with stderr on a terminal; its output
+# (progress lines split at each carriage return) into FILE.
+on_tty() {
+	local out=$1; shift
+	script -qec "$(printf '%q ' "$@")" /dev/null </dev/null | tr '\r' '\n' >"$out"
+}
+
+# A whole-drive write of the simulated SN8100: 677 GB of SLC cache at
+# 14.1 GB/s, then much slower.
+on_tty sim.txt "$SSDBENCH" run --target sim:sn8100-2tb --rw write --bs 128k --qd 32 --no-db
+grep -a 'IOPS .* MB/s$' sim.txt | sed 's/\x1b\[K//' >lines.txt
+cat lines.txt
+final=$(sed -n 's/^ *write IOPS [0-9]*, \([0-9.]*\) MB\/s.*/\1/p' sim.txt)
+[ -n "$final" ] || fail "no final summary: $(tail -3 sim.txt)"
+[ "$(wc -l <lines.txt)" -ge 2 ] || skip "fewer than two progress lines (the run was too fast to sample)"
+first=$(head -1 lines.txt | sed 's/.*IOPS  \([0-9.]*\) MB\/s$/\1/')
+last=$(tail -1 lines.txt | sed 's/.*IOPS  \([0-9.]*\) MB\/s$/\1/')
+awk -v f="$first" 'BEGIN { exit !(f > 10000) }' || fail "first line $first MB/s: not the cache's rate"
+# The run's average includes the cache: the newest interval after it is
+# below the average, which an average-since-start line never is.
+awk -v l="$last" -v a="$final" 'BEGIN { exit !(l < 0.9 * a) }' ||
+	fail "last progress line $last MB/s is not below the run's average $final MB/s: an average, not the interval"
+grep -q "ETA [0-9]*s (drive's time)" lines.txt || fail "a simulated drive's ETA is not marked as its time"
+
+# A file with a ramp: the ramp's lines carry its rate.
+on_tty file.txt "$SSDBENCH" run --target f.img --size 16m --rw randread --bs 4k --qd 1 \
+	--ramp 1s --time 1s --no-db
+cat file.txt
+grep -a ' 0 IOPS' file.txt && fail "a progress line says 0 IOPS"
+grep -aq 'ramp [1-9][0-9]* IOPS' file.txt || fail "no ramp line with its rate"
+grep -a "drive's time" file.txt && fail "a file's ETA is wall-clock"
+echo "run progress: ok"
