@@ -160,8 +160,9 @@ static int run_one(struct run_state *rs, uint32_t i, uint32_t step_no,
 		.is_sim = f->is_sim, .interval_ns = rs->eo.interval_ns,
 		.seed = suite_param(rs->p, "seed")->u,
 		.step_no = step_no, .nsteps = enabled_steps(rs->p),
-		.step_t0 = step_wall_s(), .rest_of_plan_s = rest_s, .mon = rs->mon,
+		.rest_of_plan_s = rest_s, .mon = rs->mon,
 	};
+	c.step_t0 = step_clock_s(&c);
 	step_readings(&c);
 	char why[160];
 	const char *skip = plan_step_skip_reason(st, &rs->t, why, sizeof why);
