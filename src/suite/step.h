@@ -38,6 +38,7 @@ struct step_ctx {
 	double units_total, units_done;
 	char doing[64];			/* a workload name fits */
 	double step_t0;			/* target's clock at the step's start, s */
+	double clock_base_s;		/* clock of engines closed by purges, s */
 	double rest_of_plan_s;		/* estimate of the steps after */
 	double rate_bps, rate_iops;	/* newest interval of the running workloads */
 	uint64_t step_written;		/* bytes written by the step so far */

@@ -29,7 +29,9 @@ struct recorder {
 
 double step_clock_s(const struct step_ctx *c)
 {
-	return c->eng ? (double)engine_now(c->eng) / 1e9 : step_wall_s();
+	if (!c->is_sim)
+		return step_wall_s();
+	return c->clock_base_s + (c->eng ? (double)engine_now(c->eng) / 1e9 : 0);
 }
 
 /* The progress' view of one interval: its rate, and what it wrote. */
@@ -128,11 +130,7 @@ static void report(struct step_ctx *c, double workload_fraction)
 		double f = (c->units_done + (workload_fraction > 0 ? workload_fraction : 0)) /
 			   c->units_total;
 		p.step_fraction = f > 1 ? 1 : f;
-		/* A simulated drive's purge starts its clock again. */
-		double now = step_clock_s(c);
-		if (now < c->step_t0)
-			c->step_t0 = now;
-		double elapsed = now - c->step_t0;
+		double elapsed = step_clock_s(c) - c->step_t0;
 		if (f > 0.001) {
 			p.step_eta_s = elapsed * (1 - p.step_fraction) / p.step_fraction;
 			p.plan_eta_s = p.step_eta_s + c->rest_of_plan_s;

@@ -19,6 +19,9 @@
 /* Close the target, delete it if it is a file, and open it again. */
 static int reopen(struct step_ctx *c, bool unlink_file, struct sb_err *e)
 {
+	/* A simulated drive's clock starts again with it: keep the time. */
+	if (c->is_sim)
+		c->clock_base_s = step_clock_s(c);
 	engine_close(c->eng);
 	c->eng = NULL;
 	if (unlink_file && unlink(c->eopts->target) && errno != ENOENT)
