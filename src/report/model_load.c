@@ -85,6 +85,7 @@ static int load_workloads(struct rpt_run *r, struct store *db,
 		copy_str(w->name, sizeof(w->name), rows[i].name);
 		copy_str(w->status, sizeof(w->status), rows[i].status);
 		rpt_spec_parse(&w->spec, rows[i].spec_json, rows[i].name);
+		workload_label(w, w->label, sizeof(w->label));
 		for (int d = 0; d < 2; d++) {
 			w->bytes[d] = rows[i].totals.bytes[d];
 			w->ios[d] = rows[i].totals.ios[d];

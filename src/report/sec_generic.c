@@ -21,7 +21,7 @@ static int workload_charts(struct rctx *x, const struct rpt_workload *w)
 	bool iops = !strcmp(w->spec.pattern, "rand");
 
 	bufprintf(what, sizeof(what), "%s-%s", w->name, iops ? "iops" : "bw");
-	bufprintf(title, sizeof(title), "%s: %s vs time", w->name,
+	bufprintf(title, sizeof(title), "%s: %s vs time", w->label,
 		 iops ? "IOPS" : "bandwidth");
 	struct tl_spec t = { w->step, what, title, NULL,
 			     iops ? TL_IOPS : TL_BW, TL_TIME, CHART_LINES,
@@ -30,14 +30,14 @@ static int workload_charts(struct rctx *x, const struct rpt_workload *w)
 		return -1;
 
 	bufprintf(what, sizeof(what), "%s-lat", w->name);
-	bufprintf(title, sizeof(title), "%s: mean latency vs time", w->name);
+	bufprintf(title, sizeof(title), "%s: mean latency vs time", w->label);
 	t.what = what;
 	t.title = title;
 	t.col = TL_LAT_MEAN;
 	if (timeline_chart(x, &t, per, x->e))
 		return -1;
 
-	bufprintf(title, sizeof(title), "%s: latency percentiles", w->name);
+	bufprintf(title, sizeof(title), "%s: latency percentiles", w->label);
 	return nines_chart(x, w->step, w, title);
 }
 
@@ -62,7 +62,7 @@ void workload_table(struct rctx *x, const struct rpt_workload *const *wl,
 			const struct rpt_lat *l = &w->lat[w->ios[1] > w->ios[0]];
 			char b[7][32];
 			page_tr(f);
-			page_td(f, "%s", w->name);
+			page_td(f, "%s", w->label);
 			page_td(f, "%s", x->runs[r].label);
 			page_td_class(f, "num", "%.1f", rpt_bw(w) / x->bw_div);
 			page_td_class(f, "num", "%.0f", rpt_iops(w));
@@ -92,12 +92,12 @@ int sec_generic(struct rctx *x, const char *step)
 	char b1[32], b2[32];
 	const struct rpt_workload *w = wl[0];
 	if (n == 1)
-		headline(x, step, "%s: %s, %s over %.1f s.", w->name,
+		headline(x, step, "%s: %s, %s over %.1f s.", w->label,
 			 fmt_rate(x, rpt_bw(w), b1, sizeof(b1)),
 			 fmt_iops(rpt_iops(w), b2, sizeof(b2)), w->measured_s);
 	else
 		headline(x, step, "%zu workloads; the first, %s: %s, %s.", n,
-			 w->name, fmt_rate(x, rpt_bw(w), b1, sizeof(b1)),
+			 w->label, fmt_rate(x, rpt_bw(w), b1, sizeof(b1)),
 			 fmt_iops(rpt_iops(w), b2, sizeof(b2)));
 	workload_table(x, wl, n, "Throughput and completion latency");
 	for (size_t i = 0; i < n; i++) {

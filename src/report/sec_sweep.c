@@ -56,7 +56,7 @@ static size_t make_groups(const struct rpt_workload *const *wl, size_t n,
 				   sizeof(g[ng].label));
 			if (!g[ng].label[0])
 				bufprintf(g[ng].label, sizeof(g[ng].label),
-					 "%s", wl[i]->name);
+					 "%s", wl[i]->label);
 			g[ng].iops = strcmp(wl[i]->spec.pattern, "seq") != 0;
 			ng++;
 		}

@@ -27,7 +27,7 @@ static void qos_table(struct rctx *x, const struct rpt_workload *const *wl,
 				if (!l->count)
 					continue;
 				page_tr(f);
-				page_td(f, "%s", per[r]->name);
+				page_td(f, "%s", per[r]->label);
 				page_td(f, "%s", x->runs[r].label);
 				page_td(f, "%s", d ? "write" : "read");
 				page_td_class(f, "num", "%.0f",
@@ -58,14 +58,18 @@ int sec_tail(struct rctx *x, const char *step)
 			if (l->count < 10000)
 				continue;
 			char b1[32], b2[32];
+			/* A mixed workload has two directions; a pure one's
+			   label says it already. */
+			int rp = wl[i]->spec.read_pct;
+			const char *dir = rp == 0 || rp == 100 ? "" : d ? ", write" : ", read";
 			used += bufprintf(sum + used, sizeof(sum) - used,
-				"%s%s %s: p99 %s, p99.99 %s", used ? "; " : "",
-				wl[i]->name, d ? "write" : "read",
+				"%s%s%s: p99 %s, p99.99 %s", used ? "; " : "",
+				wl[i]->label, dir,
 				fmt_lat(rpt_lat_at(l, 99), b1, 32),
 				fmt_lat(rpt_lat_at(l, 99.99), b2, 32));
 			char what[128];
-			bufprintf(what, sizeof(what), "%s %s p99.99",
-				 wl[i]->name, d ? "write" : "read");
+			bufprintf(what, sizeof(what), "%s%s: p99.99",
+				 wl[i]->label, dir);
 			struct figure *f = figure_add(x, step_title(step), what,
 						      "µs");
 			const struct rpt_workload *per[RPT_MAX_RUNS];
