@@ -213,12 +213,12 @@ static void group_table(struct rctx *x, const struct group *g)
 		double div = g->iops ? 1 : x->bw_div;
 		page_tr(f);
 		page_td_class(f, "num", "%d", w->spec.qd);
-		page_td_class(f, "num", "%.4g", throughput(x, g, w));
-		page_td_class(f, "num", "%.3g", ok ? c.fine.stddev / div : NAN);
-		page_td_class(f, "num", "%.2f", ok ? 100 * c.fine.cv : NAN);
-		page_td_class(f, "num", "%.1f", ok ? c.fine.score : NAN);
-		page_td_class(f, "num", "%.1f", ok && c.coarse.n
-			      ? c.coarse.score : NAN);
+		page_td_num(f, throughput(x, g, w), -1, "not measured");
+		page_td_num(f, ok ? c.fine.stddev / div : NAN, -1, "too few samples");
+		page_td_num(f, ok ? 100 * c.fine.cv : NAN, 2, "too few samples");
+		page_td_num(f, ok ? c.fine.score : NAN, 1, "too few samples");
+		page_td_num(f, ok && c.coarse.n ? c.coarse.score : NAN, 1,
+			    "point under 1 s");
 		qos_cells(f, p50_lat(w));
 	}
 	page_table_end(f);

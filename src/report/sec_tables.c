@@ -6,6 +6,8 @@
  */
 #include "report/report_int.h"
 
+#include "common/units.h"
+
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -81,6 +83,37 @@ static void kv_text(const json_t *v, char *buf, size_t len)
 	}
 }
 
+/* The words a reader knows for the stored keys; others lose their
+   underscores. */
+static void kv_label(const char *key, char *buf, size_t len)
+{
+	static const char *const names[][2] = {
+		{ "tool_version", "Tool version" }, { "kernel", "Kernel" },
+		{ "machine", "Architecture" }, { "hostname", "Host" },
+		{ "cpus", "CPUs" }, { "cpu_model", "CPU" }, { "path", "Target" },
+		{ "kind", "Kind" }, { "size", "Capacity" },
+		{ "logical_block", "Logical block (bytes)" },
+		{ "physical_block", "Physical block (bytes)" },
+		{ "rotational", "Rotational" }, { "discard", "Discard (TRIM)" },
+		{ "device model", "Model" }, { "device simulated", "Simulated" },
+		{ "device profile", "Simulator profile" },
+		{ "device description", "Description" },
+		{ "device scale", "Simulator scale" }, { "device seed", "Simulator seed" },
+		{ "device serial", "Serial" }, { "device firmware", "Firmware" },
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (!strcmp(key, names[i][0])) {
+			bufprintf(buf, len, "%s", names[i][1]);
+			return;
+		}
+	bufprintf(buf, len, "%s", key);
+	for (char *p = buf; *p; p++)
+		if (*p == '_')
+			*p = ' ';
+	if (buf[0] >= 'a' && buf[0] <= 'z')
+		buf[0] = (char)(buf[0] - 'a' + 'A');
+}
+
 static void kv_flatten(const json_t *o, const char *prefix, struct kv_flat *fl)
 {
 	const char *k;
@@ -94,8 +127,15 @@ static void kv_flatten(const json_t *o, const char *prefix, struct kv_flat *fl)
 			kv_flatten(v, key, fl);
 			continue;
 		}
-		bufprintf(fl->key[fl->n], sizeof fl->key[0], "%s", key);
-		kv_text(v, fl->val[fl->n], sizeof fl->val[0]);
+		kv_label(key, fl->key[fl->n], sizeof fl->key[0]);
+		if (!strcmp(key, "size") && json_is_integer(v)) {
+			char b[32];
+			uint64_t bytes = (uint64_t)json_integer_value(v);
+			bufprintf(fl->val[fl->n], sizeof fl->val[0], "%s (%llu bytes)",
+				  fmt_bytes_si(bytes, b, sizeof b), (unsigned long long)bytes);
+		} else {
+			kv_text(v, fl->val[fl->n], sizeof fl->val[0]);
+		}
 		fl->n++;
 	}
 }
@@ -207,15 +247,37 @@ void figures_table(struct rctx *x)
 		page_td(f, "%s", g->what);
 		page_td(f, "%s", g->unit);
 		for (size_t r = 0; r < x->nruns; r++)
-			if (isfinite(g->v[r]))
-				page_td_class(f, "num", fabs(g->v[r]) < 1e4
-					      ? "%.4g" : "%.0f", g->v[r]);
-			else
-				page_td_class(f, "num", "-");
+			page_td_num(f, g->v[r], -1, "not measured");
 	}
 	page_table_end(f);
 }
 
+/* Every stored figure of run r as JSON, for machines: findings-N.json. */
+static int write_findings_json(const struct rctx *x, size_t r, const char *file)
+{
+	const struct rpt_run *run = &x->runs[r];
+	json_t *arr = json_array();
+	for (size_t i = 0; arr && i < run->nmetrics; i++) {
+		const struct rpt_metric *m = &run->metrics[i];
+		json_array_append_new(arr, json_pack("{s:s?, s:s, s:f, s:s}",
+			"step", m->step[0] ? m->step : NULL, "key", m->key,
+			"value", m->value, "unit", m->unit));
+	}
+	json_t *doc = json_pack("{s:s, s:i, s:s, s:o}", "format", "ssdbench-findings",
+				"format_version", 1, "device", run->label,
+				"findings", arr ? arr : json_null());
+	char path[1024];
+	bufprintf(path, sizeof path, "%s/%s", x->pg.dir, file);
+	int rc = doc ? json_dump_file(doc, path, JSON_INDENT(1)) : -1;
+	json_decref(doc);
+	return rc;
+}
+
+/*
+ * The analysis' stored figures: too many for the page (a thousand rows of
+ * internal keys), so they go to a JSON file per device, linked, and the
+ * page says how many each step has.
+ */
 void sec_metrics(struct rctx *x)
 {
 	const struct rpt_run *r = &x->runs[0];
@@ -223,17 +285,27 @@ void sec_metrics(struct rctx *x)
 		return;
 	FILE *f = x->pg.body;
 	page_h2(&x->pg, "findings", "Findings of the analysis");
-	page_para(f, "Every figure the analysis stored for %s, as stored.",
-		  r->label);
-	page_table_begin(f, &x->pg, NULL, "Step", "Key", "Value", "Unit",
+	fputs("<p>Every figure the analysis stored, as JSON (step, key, value, unit): ", f);
+	for (size_t k = 0; k < x->nruns; k++) {
+		char file[64];
+		bufprintf(file, sizeof file, "findings-%zu.json", k + 1);
+		if (write_findings_json(x, k, file))
+			continue;
+		fprintf(f, "%s<a href=\"%s\">", k ? ", " : "", file);
+		page_esc(f, x->runs[k].label);
+		fputs("</a>", f);
+	}
+	fputs(".  The figures the sections above use are in their text, charts and tables.</p>\n", f);
+	page_table_begin(f, &x->pg, "Stored figures per step", "Step", "Figures",
 			 (const char *)NULL);
-	for (size_t i = 0; i < r->nmetrics; i++) {
-		const struct rpt_metric *m = &r->metrics[i];
+	for (size_t i = 0; i < r->nmetrics;) {
+		size_t j = i;
+		while (j < r->nmetrics && !strcmp(r->metrics[j].step, r->metrics[i].step))
+			j++;
 		page_tr(f);
-		page_td(f, "%s", m->step[0] ? m->step : "-");
-		page_td(f, "%s", m->key);
-		page_td_class(f, "num", "%.6g", m->value);
-		page_td(f, "%s", m->unit);
+		page_td(f, "%s", r->metrics[i].step[0] ? step_title(r->metrics[i].step) : "the run");
+		page_td_class(f, "num", "%zu", j - i);
+		i = j;
 	}
 	page_table_end(f);
 }

@@ -59,6 +59,23 @@ grep -q 'Pass 1: SLC cache' sim/index.html || fail "sim: no SLC cache headline"
 # Devices named by the model they stand for, and no stored JSON as text.
 grep -q '<th>WD_BLACK SN8100 2TB (simulated)</th>' sim/index.html || fail "sim: DUT not named by its model"
 grep -q '&quot;' sim/index.html && fail "sim: raw JSON on the page: $(grep -o '.\{40\}&quot;.\{40\}' sim/index.html | head -3)"
+# The page's text reads as words and numbers: no stored keys
+# ("mix=70 qd=1", "logical_block"), no nan, no exponents; the findings
+# are a linked JSON file per device.
+python3 - sim/index.html <<'PY' || fail "sim: page text"
+import html, re, sys
+s = open(sys.argv[1]).read()
+t = html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style).*?</\1>", "", s, flags=re.S)))
+bad = {"internal key": r"\b[a-z_]+=\S+|\b[a-z]+_[a-z_]+\b",
+       "nan": r"\b(nan|inf)\b", "exponent": r"\b[0-9.]+e[+-]?[0-9]+\b"}
+for what, rx in bad.items():
+    found = [t[max(0, m.start() - 40):m.end() + 20] for m in re.finditer(rx, t)
+             if m.group(0) not in ("O_SYNC", "x86_64")]
+    assert not found, (what, found[:5])
+assert 'href="findings-1.json"' in s and 'href="findings-2.json"' in s, "findings not linked"
+PY
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["format"]=="ssdbench-findings" and len(d["findings"])>100' sim/findings-1.json ||
+	fail "sim: findings JSON"
 for part in fill-pass1-bw-written fill-pass1-lat-time fill-pass1-mean fill-pass1-p1 \
 	    active_range-iops-span sync_write-sync rw_ratio-weighted rw_ratio-score \
 	    reclaim-written-per-idle reclaim-bw-per-idle seq_precond-precond-dw \
