@@ -76,6 +76,12 @@ assert 'href="findings-1.json"' in s and 'href="findings-2.json"' in s, "finding
 PY
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["format"]=="ssdbench-findings" and len(d["findings"])>100' sim/findings-1.json ||
 	fail "sim: findings JSON"
+# Purge sections say method, time and verification; quick's lowered boot
+# pass mark is stated.
+grep -q '<caption>Purge: method, time and verification</caption>' sim/index.html || fail "sim: no purge table"
+grep -q '<td>sim-format</td>' sim/index.html || fail "sim: purge method not shown"
+grep -q 'This plan lowers the pass mark to 100 IOPS (OCP BootBench: 60 k IOPS)' sim/index.html ||
+	fail "sim: quick's lowered boot pass mark not stated"
 for part in fill-pass1-bw-written fill-pass1-lat-time fill-pass1-mean fill-pass1-p1 \
 	    active_range-iops-span sync_write-sync rw_ratio-weighted rw_ratio-score \
 	    reclaim-written-per-idle reclaim-bw-per-idle seq_precond-precond-dw \
