@@ -44,7 +44,7 @@ int sec_active_range(struct rctx *x, const char *step)
 					NULL, x->e);
 	}
 	if (!rc)
-		rc = page_chart(&x->pg, &c, x->e);
+		rc = rpt_chart(x, &c);
 	chart_free(&c);
 	char b1[32], b2[32], s1[32], s2[32];
 	headline(x, step, "%s over %s; %s over %s.",

@@ -149,7 +149,7 @@ static int two_in_one(struct rctx *x, const char *step, const struct group *g,
 		}
 	}
 	if (!rc)
-		rc = page_chart(&x->pg, &c, x->e);
+		rc = rpt_chart(x, &c);
 	chart_free(&c);
 	return rc;
 }
@@ -191,7 +191,7 @@ static int consistency_chart(struct rctx *x, const char *step,
 		}
 	}
 	if (!rc)
-		rc = page_chart(&x->pg, &c, x->e);
+		rc = rpt_chart(x, &c);
 	chart_free(&c);
 	return rc;
 }

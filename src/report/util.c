@@ -306,7 +306,7 @@ int rank_bars(struct rctx *x, const char *step, const char *what,
 					x->e);
 	if (!rc) {
 		series_sort_desc(s);
-		rc = page_chart(&x->pg, &c, x->e);
+		rc = rpt_chart(x, &c);
 	}
 	chart_free(&c);
 	return rc;
@@ -357,7 +357,7 @@ int nines_chart(struct rctx *x, const char *step,
 		}
 	}
 	if (!rc)
-		rc = page_chart(&x->pg, &c, x->e);
+		rc = rpt_chart(x, &c);
 	chart_free(&c);
 	return rc;
 }

@@ -6,6 +6,7 @@
 # every chart image.  Screenshots are kept in tests/artefacts/.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/report_lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
 FIXTURE=$(cd "$(dirname "$SSDBENCH")" && pwd)/tests/test_report
 cd "$TEST_TMP"
 
@@ -90,6 +91,11 @@ for part in fill-pass1-bw-written fill-pass1-lat-time fill-pass1-mean fill-pass1
 	ls sim/*"$part"*.svg >/dev/null 2>&1 || fail "sim: no chart $part"
 done
 check_report "$TEST_TMP/sim" sim
+# One colour per device on every chart, read from the SVGs; the DUT on top.
+python3 "$HERE/svg_colours.py" "$TEST_TMP/sim" "WD_BLACK SN8100 2TB (simulated)" \
+	"Crucial P1 1TB (simulated)" "$($SSDBENCH info sim:micron1300-1tb | sed -n 's/^  model *//p')" ||
+	fail "sim: device colours"
+grep -q 'no point on this chart' sim/index.html || fail "sim: a device without a point is not named"
 
 # 4. The synthetic review of the unit test, with a datasheet and options.
 if [ -x "$FIXTURE" ]; then
