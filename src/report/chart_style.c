@@ -4,7 +4,8 @@
  * that device's colour, the same on every chart of the page, and the
  * DUT's series are emphasised (drawn last, thicker) when there are
  * comparison devices.  A device with no point on a chart is named under
- * it instead of silently missing.
+ * it instead of silently missing.  A latency axis spanning decades is
+ * logarithmic.
  */
 #include "report/report_int.h"
 
@@ -27,8 +28,39 @@ static int series_run(const struct rctx *x, const char *title)
 	return best;
 }
 
+/*
+ * Latency over more than two decades on a linear axis flattens the fast
+ * device to zero: such an axis becomes logarithmic (the points are all
+ * positive: a latency is never 0).
+ */
+#define LOG_AXIS_SPAN 100.0
+
+static void latency_axis(struct chart *c)
+{
+	if (c->y.log || c->kind == CHART_BARS || c->kind == CHART_NINES ||
+	    !strstr(c->y.label, "atency"))
+		return;
+	double lo = 0, hi = 0;
+	for (size_t i = 0; i < c->nseries; i++)
+		for (size_t k = 0; k < c->series[i].n; k++) {
+			double v = c->series[i].y[k];
+			if (v <= 0)
+				return;
+			if (lo == 0 || v < lo)
+				lo = v;
+			if (v > hi)
+				hi = v;
+		}
+	if (lo > 0 && hi / lo > LOG_AXIS_SPAN) {
+		c->y.log = true;
+		if (c->y.has_min && c->y.min <= 0)
+			c->y.has_min = false;
+	}
+}
+
 int rpt_chart(struct rctx *x, struct chart *c)
 {
+	latency_axis(c);
 	bool has_point[RPT_MAX_RUNS] = { false };
 	size_t device_series = 0;
 	for (size_t i = 0; i < c->nseries; i++) {

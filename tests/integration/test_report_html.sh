@@ -96,6 +96,8 @@ python3 "$HERE/svg_colours.py" "$TEST_TMP/sim" "WD_BLACK SN8100 2TB (simulated)"
 	"Crucial P1 1TB (simulated)" "$($SSDBENCH info sim:micron1300-1tb | sed -n 's/^  model *//p')" ||
 	fail "sim: device colours"
 grep -q 'no point on this chart' sim/index.html || fail "sim: a device without a point is not named"
+# Latency of a fast and a slow drive together spans decades: log axis.
+grep -q '^set logscale y' sim/*cssd_precond-rnd-lat-dw.gp || fail "sim: latency scatter on a linear axis"
 
 # 4. The synthetic review of the unit test, with a datasheet and options.
 if [ -x "$FIXTURE" ]; then
