@@ -255,18 +255,26 @@ static double secs(uint64_t ns)
  * it, the rest and the folding of what the cache took share the native
  * rate.  Without a cache it is bytes at the one rate.
  */
+/* A rate of the target, or the assumed one where it has none. */
+static double rate_or_assumed(const struct plan_target *t, double rate)
+{
+	return rate > 0 ? rate : (double)(t->assumed_rate ? t->assumed_rate : 1);
+}
+
 static double seq_write_s(const struct plan_target *t, double bytes, bool from_empty)
 {
 	const struct plan_rates *r = &t->rates;
+	double cache_bps = rate_or_assumed(t, r->cache_bps);
+	double seq_bps = rate_or_assumed(t, r->seq_bps);
 	double size = t->size ? (double)t->size : bytes;
 	double s = 0;
 	for (int pass = 0; bytes > 0 && pass < 1000; pass++) {
 		double b = bytes < size ? bytes : size;
 		double cache = pass == 0 && from_empty ? r->cache_empty : r->cache_full;
 		if (cache >= b)
-			s += b / r->cache_bps;
+			s += b / cache_bps;
 		else
-			s += cache / r->cache_bps + b / r->seq_bps;
+			s += cache / cache_bps + b / seq_bps;
 		bytes -= b;
 	}
 	return s;
@@ -275,7 +283,7 @@ static double seq_write_s(const struct plan_target *t, double bytes, bool from_e
 /* Seconds of 4 KiB random writes over a full drive. */
 static double rnd_write_s(const struct plan_target *t, double bytes)
 {
-	return bytes / t->rates.rnd_bps;
+	return bytes / rate_or_assumed(t, t->rates.rnd_bps);
 }
 
 /* A purge: a format is seconds, a discard of a large drive a little more. */
@@ -404,7 +412,7 @@ static void est_ss_precond(const struct plan_step *st,
 	   random preconditioning runs on the full drive the sweeps left.
 	   It writes at least min_writes drive-writes and one window. */
 	bool seq = strcmp(step_param(st, "pattern")->s, "rand") != 0;
-	double rate = seq ? t->rates.seq_bps : t->rates.rnd_bps;
+	double rate = rate_or_assumed(t, seq ? t->rates.seq_bps : t->rates.rnd_bps);
 	double lo = step_double(st, "min_writes") * (double)t->size;
 	double hi = step_double(st, "max_writes") * (double)t->size;
 	double window = rate * secs(step_u64(st, "window"));
