@@ -248,6 +248,12 @@ static double secs(uint64_t ns)
 	return (double)ns / 1e9;
 }
 
+/* A rate of the target, or the assumed one where it has none. */
+static double rate_or_assumed(const struct plan_target *t, double rate)
+{
+	return rate > 0 ? rate : (double)(t->assumed_rate ? t->assumed_rate : 1);
+}
+
 /*
  * Seconds to write `bytes` sequentially, from an empty drive or a full
  * one.  Each pass over the drive first fills the SLC cache (an empty
@@ -255,12 +261,6 @@ static double secs(uint64_t ns)
  * it, the rest and the folding of what the cache took share the native
  * rate.  Without a cache it is bytes at the one rate.
  */
-/* A rate of the target, or the assumed one where it has none. */
-static double rate_or_assumed(const struct plan_target *t, double rate)
-{
-	return rate > 0 ? rate : (double)(t->assumed_rate ? t->assumed_rate : 1);
-}
-
 static double seq_write_s(const struct plan_target *t, double bytes, bool from_empty)
 {
 	const struct plan_rates *r = &t->rates;
