@@ -23,6 +23,7 @@ struct figure {
 	char what[128];
 	char unit[16];
 	double v[RPT_MAX_RUNS];
+	const char *absent;	/* why a device has no value; "not measured" */
 };
 
 struct rctx {

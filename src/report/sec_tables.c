@@ -247,7 +247,7 @@ void figures_table(struct rctx *x)
 		page_td(f, "%s", g->what);
 		page_td(f, "%s", g->unit);
 		for (size_t r = 0; r < x->nruns; r++)
-			page_td_num(f, g->v[r], -1, "not measured");
+			page_td_num(f, g->v[r], -1, g->absent);
 	}
 	page_table_end(f);
 }

@@ -211,6 +211,7 @@ struct figure *figure_add(struct rctx *x, const char *test, const char *what,
 	bufprintf(f->test, sizeof(f->test), "%s", test);
 	bufprintf(f->what, sizeof(f->what), "%s", what);
 	bufprintf(f->unit, sizeof(f->unit), "%s", unit);
+	f->absent = "not measured";
 	for (size_t i = 0; i < RPT_MAX_RUNS; i++)
 		f->v[i] = NAN;
 	return f;
