@@ -271,8 +271,10 @@ static int run_plan(struct run_state *rs, bool resuming, enum suite_outcome *out
 			step_idle(&clk, step_u64(st, "rest"));
 		/* What the step took with its rest, on the target's clock: the
 		   plan's estimate of it is checked against this. */
+		char key[64];
+		snprintf(key, sizeof key, "%s.step_seconds", st->name);
 		if (!stopped && step_id &&
-		    store_put_metric(rs->s, rs->run_id, step_id, 0, "step_seconds",
+		    store_put_metric(rs->s, rs->run_id, step_id, 0, key,
 				     step_clock_s(&clk) - t0, "s", e))
 			goto fail;
 		if (stopped || (rs->o->interrupted && *rs->o->interrupted)) {

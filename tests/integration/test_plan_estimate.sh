@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # plan's estimates against what the run takes: the byte-bound steps of the
 # full preset run on a simulated SN8100 (scaled, and the sequential ones at
-# full size), each step's time on the drive's clock (the step_seconds
+# full size), each step's time on the drive's clock (the STEP.step_seconds
 # metric the runner records), and plan's estimate of the same plan must be
 # within 25 % of it.  Time-bound steps (sweeps, tail latency) are exact by
 # construction and too slow to run here.
@@ -29,7 +29,7 @@ for line in open(sys.argv[1]):
         est[step] = secs(m.group(1))
 d = json.load(open(sys.argv[2]))
 names = {s["id"]: s["name"] for s in d["steps"]}
-took = {names[m["step_id"]]: m["value"] for m in d["metrics"] if m["key"] == "step_seconds"}
+took = {names[m["step_id"]]: m["value"] for m in d["metrics"] if m["key"] == names[m["step_id"]] + ".step_seconds"}
 assert set(took) == set(est), (sorted(took), sorted(est))
 bad = []
 for s in est:
