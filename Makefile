@@ -3,7 +3,8 @@
 #
 #   make            release build:   build/ssdbench
 #   make test       sanitizer build (ASan + UBSan) and every test
-#   make install    build/ssdbench into $(PREFIX)/bin
+#   make install    build/ssdbench into $(PREFIX)/bin, its manual page and
+#                   bash completion beside it (DESTDIR for packages)
 
 PREFIX  ?= /usr/local
 CC      ?= gcc
@@ -24,8 +25,13 @@ REL_FLAGS := $(BASE) -O2 $(DEPS_CFLAGS) $(CFLAGS)
 SAN_FLAGS := $(BASE) -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
              -fno-sanitize-recover=undefined -DSSDBENCH_SIM_CHECKS $(DEPS_CFLAGS) $(CFLAGS)
 
-.PHONY: all test unit san install clean
-all: build/ssdbench
+.PHONY: all test unit san install clean man
+all: build/ssdbench build/ssdbench.1
+man: build/ssdbench.1
+
+# The manual page is written from the binary's own --help texts.
+build/ssdbench.1: build/ssdbench scripts/gen-man.sh
+	scripts/gen-man.sh build/ssdbench >$@.tmp && mv $@.tmp $@
 
 define variant
 $(1)_OBJ := $$(patsubst src/%.c,$(2)/%.o,$$(LIB_SRC))
@@ -57,8 +63,11 @@ unit: $(UNIT_BINS)
 test: all san
 	tests/run.sh
 
-install: build/ssdbench
+install: build/ssdbench build/ssdbench.1
 	install -D -m 0755 build/ssdbench $(DESTDIR)$(PREFIX)/bin/ssdbench
+	install -D -m 0644 build/ssdbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/ssdbench.1
+	install -D -m 0644 share/ssdbench.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/ssdbench
 
 clean:
 	rm -rf build

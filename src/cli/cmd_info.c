@@ -8,14 +8,49 @@
 
 #include "common/json.h"
 #include "device/facts.h"
+#include "device/target_json.h"
+#include "sim/describe.h"
 
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: ssdbench info TARGET [--json]\n\n"
-		"Prints what ssdbench knows about TARGET (a block device or a "
-		"file):\nidentity, capacity, block sizes, LBA formats, power "
-		"states, health.\nNothing is written.  --json prints the form "
-		"stored with every run.\n");
+		"Prints what ssdbench knows about TARGET (a block device, a "
+		"file or sim:PROFILE):\nidentity, capacity, block sizes, LBA "
+		"formats, power states, health; for a\nsimulated drive the "
+		"model it stands for and the figures its parameters\nshould "
+		"produce.  Nothing is written.  --json prints the form stored "
+		"with\nevery run.\n");
+}
+
+/* A simulated drive: what it stands for, as `info` says of a real one.
+   The JSON is the form its runs store (the backend's facts). */
+static int info_sim(const char *target, bool json)
+{
+	struct sim_spec *sp = malloc(sizeof *sp);
+	struct sb_err e;
+	if (!sp || sim_spec_parse(target, NULL, sp, &e)) {
+		fprintf(stderr, "ssdbench info: %s\n", sp ? e.msg : "out of memory");
+		free(sp);
+		return 1;
+	}
+	if (json) {
+		struct target_facts tf = {
+			.size = (uint64_t)(sp->profile.user_gb * 1e9) / 4096 * 4096,
+			.logical_block = 512, .physical_block = 4096,
+			.is_sim = true, .discard = true,
+		};
+		snprintf(tf.path, sizeof tf.path, "%s", target);
+		snprintf(tf.kind, sizeof tf.kind, "sim");
+		struct json_writer w;
+		json_init(&w, stdout, true);
+		target_facts_json(&w, &tf);
+		json_finish(&w);
+	} else {
+		printf("%s: simulated drive\n", target);
+		sim_describe_print(stdout, sp);
+	}
+	free(sp);
+	return 0;
 }
 
 int cmd_info(int argc, char **argv)
@@ -45,6 +80,8 @@ int cmd_info(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (!strncmp(target, "sim:", 4))
+		return info_sim(target, json);
 	struct device_facts *f = malloc(sizeof *f);
 	struct sb_err e;
 	if (!f) {

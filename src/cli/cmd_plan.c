@@ -76,7 +76,7 @@ int cmd_plan(int argc, char **argv)
 		fputs(text, stdout);
 		free(text);
 	} else {
-		suite_cli_print_plan(stdout, p, &t, o.target);
+		suite_cli_print_plan(stdout, p, &t, o.target, o.assumed_rate != 0);
 	}
 	free(p);
 	return 0;

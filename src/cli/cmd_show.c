@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/export.h"
 #include "cli/run_view.h"
+#include "cli/show_fields.h"
 #include "common/units.h"
 #include "store/store.h"
 
@@ -216,10 +217,10 @@ static int show_run(struct store *s, int64_t run_id, struct sb_err *e)
 	field("engine mode", r.engine_mode);
 	field("command", r.command_line);
 	field("error", r.error);
-	field("parameters", r.params_json);
-	field("host", r.host_json);
-	field("target before", r.facts_before_json);
-	field("target after", r.facts_after_json);
+	show_json_fields(stdout, "parameters", r.params_json, 2);
+	show_json_fields(stdout, "host", r.host_json, 2);
+	show_json_fields(stdout, "target before", r.facts_before_json, 2);
+	show_json_fields(stdout, "target after", r.facts_after_json, 2);
 	store_run_row_free(&r);
 	bool first = true;
 	if (show_steps(s, run_id, e) ||

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "sim/headline.h"
+#include "sim/describe.h"
 #include "sim/profile.h"
 #include "sim/spec.h"
 
@@ -47,27 +47,8 @@ static int show(const char *spec)
 	profile_write_ini(&sp.profile, ini, sizeof ini);
 	printf("# profile %s%s\n%s", sp.profile.name,
 	       sp.scale != 1.0 ? " (scaled)" : "", ini);
-	struct sim_headline h;
-	sim_headline(&sp.profile, &h);
 	printf("\n# expected headline figures (from the parameters)\n");
-	if (h.cache_empty_gb > 0) {
-		printf("#   SLC cache: %.0f GB on an empty drive, %.0f GB on a full one, at %.2f GB/s\n",
-		       h.cache_empty_gb, h.cache_full_gb, h.slc_gbs);
-		printf("#   idle regain: %.2f GB/s of cache per second of idle\n", h.regain_gbs);
-	}
-	printf("#   sequential write to native media: %.2f GB/s\n", h.direct_gbs);
-	if (sp.profile.rho_eff > 0)
-		printf("#   4 KiB random write, full drive: WA %.2f, %.1fk IOPS under GC, %.1fk average\n",
-		       h.wa_rand, h.rnd_write_kiops, h.rnd_write_avg_kiops);
-	else
-		printf("#   4 KiB random write: no GC (in place), %.1fk IOPS\n", h.rnd_write_kiops);
-	if (h.burst_period_s > 0)
-		printf("#   bursts: %.2f GB in %.2f s every %.1f s\n", h.burst_gb, h.burst_s,
-		       h.burst_period_s);
-	printf("#   4 KiB random read: QD1 %.1f us, saturates at %.0fk IOPS\n",
-	       h.qd1_read_us, h.rnd_read_sat_kiops);
-	printf("#   4 KiB write QD1: %.1f us; sequential read: %.2f GB/s\n",
-	       h.qd1_write_us, h.seq_read_gbs);
+	sim_headline_print(stdout, &sp.profile);
 	return 0;
 }
 

@@ -8,9 +8,9 @@
 
 #include "common/rank.h"
 
-const double run_view_pcts[RUN_VIEW_NPCT] = { 50, 99, 99.9, 99.99, 99.9999 };
+const double run_view_pcts[RUN_VIEW_NPCT] = { 50, 99, 99.9, 99.99, 99.999, 99.9999 };
 const char *const run_view_pct_names[RUN_VIEW_NPCT] = {
-	"p50", "p99", "p99.9", "p99.99", "p99.9999"
+	"p50", "p99", "p99.9", "p99.99", "p99.999", "p99.9999"
 };
 
 int run_view_dir(struct store *s, const struct workload_row *w,

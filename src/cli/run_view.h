@@ -12,8 +12,9 @@
 #include "common/error.h"
 #include "store/store.h"
 
-#define RUN_VIEW_NPCT 5
-/* 50, 99, 99.9, 99.99, 99.9999 and their names "p50" ... "p99.9999". */
+#define RUN_VIEW_NPCT 6
+/* The percentiles every human listing shows (show, export, run's summary):
+   50, 99, 99.9, 99.99, 99.999, 99.9999 and their names "p50" ... "p99.9999". */
 extern const double run_view_pcts[RUN_VIEW_NPCT];
 extern const char *const run_view_pct_names[RUN_VIEW_NPCT];
 

@@ -11,7 +11,8 @@ static void usage(FILE *out, const char *cmd)
 {
 	if (!strcmp(cmd, "plan"))
 		fprintf(out, "usage: ssdbench plan --preset P --target T [--plan FILE] [--set STEP.KEY=VALUE]...\n"
-			     "                     [--only STEP,...] [--size SIZE] [--assume-rate RATE] [--settings]\n");
+			     "                     [--only STEP,...] [--size SIZE] [--assume-rate RATE] [--settings]\n"
+			     "       ssdbench plan --describe\n");
 	else
 		fprintf(out, "usage: ssdbench suite --target T --preset P [--plan FILE] [--set STEP.KEY=VALUE]...\n"
 			     "                      [--only STEP,...] [--size SIZE] [--destroy-data] [--db FILE]\n");
@@ -27,7 +28,9 @@ static void usage(FILE *out, const char *cmd)
 		fprintf(out,
 			"  --assume-rate R   rate for estimating byte-bound steps (default: a simulated\n"
 			"                    drive's sustained write rate, else 1GiB/s)\n"
-			"  --settings        print every setting (a complete plan file) instead\n");
+			"  --settings        print every setting (a complete plan file) instead\n"
+			"  --describe        every step and setting: type, default, the quick preset's\n"
+			"                    value, meaning (nothing else may be given with it)\n");
 	else
 		fprintf(out,
 			"  --destroy-data    allow writing a block device (its data is erased)\n"
@@ -125,7 +128,7 @@ int suite_cli_build(const struct suite_cli *o, struct plan *p,
 	if (plan_target_probe(o->target, o->file_size, t, e))
 		return -1;
 	if (o->assumed_rate)
-		t->assumed_rate = o->assumed_rate;
+		plan_rates_assume(t, o->assumed_rate);
 	return plan_check(p, t, e);
 }
 
@@ -156,17 +159,50 @@ static double dw(uint64_t bytes, const struct plan_target *t)
 	return t->size ? (double)bytes / (double)t->size : 0;
 }
 
+/* How the estimates were made: the simulated drive's rates, or one
+   assumed rate. */
+static void print_estimate_basis(FILE *out, const struct plan_target *t,
+				 bool assumed_by_user)
+{
+	const struct plan_rates *r = &t->rates;
+	char a[32], b[32];
+	fprintf(out, "estimates: time-bound steps exactly; '~' where a step is bound by bytes,\n");
+	if (!r->from_profile || assumed_by_user) {
+		fprintf(out, "  at %s/s for every write (%s)\n\n",
+			fmt_bytes(t->assumed_rate, a, sizeof a),
+			assumed_by_user ? "--assume-rate"
+					: "an assumption: no rates are known for this target; "
+					  "--assume-rate sets one");
+		return;
+	}
+	fprintf(out, "  at the simulated drive's rates, from its profile:");
+	if (r->cache_empty > 0)
+		fprintf(out, " SLC cache %s\n  (%s when full) at %.2f GB/s, then sequential %.2f GB/s"
+			" (folding what the\n  cache took costs its size again)",
+			fmt_bytes_si((uint64_t)r->cache_empty, a, sizeof a),
+			fmt_bytes_si((uint64_t)r->cache_full, b, sizeof b), r->cache_bps / 1e9,
+			r->seq_bps / 1e9);
+	else
+		fprintf(out, " sequential\n  %.2f GB/s", r->seq_bps / 1e9);
+	fprintf(out, "; 4 KiB random writes %.0f MB/s (%.1fk IOPS, full drive)",
+		r->rnd_bps / 1e6, r->rnd_bps / 4096 / 1e3);
+	if (r->sync_write_s > 0)
+		fprintf(out, ";\n  an O_SYNC write %.0f us", r->sync_write_s * 1e6);
+	fprintf(out, ".  Steady state at its minimum drive-writes, the boot search\n"
+		"  passing at every N; \"up to\": steady state at the maximum, every bisection.\n\n");
+}
+
 void suite_cli_print_plan(FILE *out, const struct plan *p,
-			  const struct plan_target *t, const char *target)
+			  const struct plan_target *t, const char *target,
+			  bool assumed_by_user)
 {
 	char b1[32], b2[32], b3[32];
 	fprintf(out, "plan: preset %s on %s (%s, %u B logical blocks, %s)\n",
-		p->preset, target, fmt_bytes(t->size, b1, sizeof b1),
+		p->preset, target, fmt_bytes_si(t->size, b1, sizeof b1),
 		t->logical_block,
 		t->is_sim ? "simulated drive" : t->is_file ? "file" : "block device");
-	fprintf(out, "estimates: '~' where a step is bound by bytes, at an assumed %s/s\n\n",
-		fmt_bytes(t->assumed_rate, b1, sizeof b1));
-	double total_s = 0;
+	print_estimate_basis(out, t, assumed_by_user);
+	double total_s = 0, total_smax = 0;
 	uint64_t total_w = 0, total_wmax = 0;
 	int n = 0;
 	for (uint32_t i = 0; i < p->nsteps; i++) {
@@ -182,8 +218,11 @@ void suite_cli_print_plan(FILE *out, const struct plan *p,
 			fprintf(out, "    skipped: %s\n", skip);
 			continue;
 		}
-		fprintf(out, "    time %s%s, writes %s (%.2f DW)", est.exact ? "" : "~",
-			fmt_duration_s(est.seconds, b2, sizeof b2),
+		fprintf(out, "    time %s%s", est.exact ? "" : "~",
+			fmt_duration_s(est.seconds, b2, sizeof b2));
+		if (est.seconds_max > est.seconds * 1.005)
+			fprintf(out, " (up to %s)", fmt_duration_s(est.seconds_max, b2, sizeof b2));
+		fprintf(out, ", writes %s (%.2f DW)",
 			fmt_bytes(est.bytes_written, b3, sizeof b3),
 			dw(est.bytes_written, t));
 		if (est.bytes_written_max > est.bytes_written)
@@ -208,11 +247,14 @@ void suite_cli_print_plan(FILE *out, const struct plan *p,
 		}
 		fputc('\n', out);
 		total_s += est.seconds;
+		total_smax += est.seconds_max;
 		total_w += est.bytes_written;
 		total_wmax += est.bytes_written_max;
 	}
-	fprintf(out, "\ntotal: %d steps, ~%s, writes %s (%.1f drive-writes)",
-		n, fmt_duration_s(total_s, b1, sizeof b1),
+	fprintf(out, "\ntotal: %d steps, ~%s", n, fmt_duration_s(total_s, b1, sizeof b1));
+	if (total_smax > total_s * 1.005)
+		fprintf(out, " (up to %s)", fmt_duration_s(total_smax, b1, sizeof b1));
+	fprintf(out, ", writes %s (%.1f drive-writes)",
 		fmt_bytes(total_w, b2, sizeof b2), dw(total_w, t));
 	if (total_wmax > total_w)
 		fprintf(out, ", up to %s (%.1f DW) if steady state comes late",

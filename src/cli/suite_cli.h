@@ -39,9 +39,11 @@ int suite_cli_parse(const char *cmd, int argc, char **argv,
 int suite_cli_build(const struct suite_cli *o, struct plan *p,
 		    struct plan_target *t, struct sb_err *e);
 
-/* The plan as a table: each step, its settings, time and writes. */
+/* The plan as a table: each step, its settings, time and writes, after
+   how the estimates were made (`assumed_by_user`: --assume-rate). */
 void suite_cli_print_plan(FILE *out, const struct plan *p,
-			  const struct plan_target *t, const char *target);
+			  const struct plan_target *t, const char *target,
+			  bool assumed_by_user);
 
 /* "2d 03h", "1h 05m", "12m 30s", "45s". */
 const char *fmt_duration_s(double s, char *buf, unsigned len);

@@ -24,6 +24,69 @@ static void clear(struct suite_term *t)
 	}
 }
 
+/*
+ * `text` in at most `max` characters, cut at a space and marked with
+ * "..." when it does not fit, so no word is cut in half.
+ */
+static const char *shorten(const char *text, size_t max, char *buf, size_t len)
+{
+	size_t n = strlen(text);
+	if (n <= max || max < 8) {
+		snprintf(buf, len, "%s", text);
+		return buf;
+	}
+	size_t cut = max - 3;
+	while (cut > 0 && text[cut] != ' ')
+		cut--;
+	if (cut == 0)
+		cut = max - 3;
+	snprintf(buf, len, "%.*s...", (int)cut, text);
+	return buf;
+}
+
+/* "3.95 GB/s", "512 MB/s"; IOPS beside it for small blocks. */
+static void rate_text(const struct suite_progress *p, char *buf, size_t len)
+{
+	double b = p->rate_bps;
+	if (b >= 1e9)
+		snprintf(buf, len, "%.2f GB/s", b / 1e9);
+	else
+		snprintf(buf, len, "%.0f MB/s", b / 1e6);
+	/* Below 64 KiB per I/O the IOPS say more than the bytes. */
+	if (p->rate_iops > 0 && b / p->rate_iops < 65536) {
+		size_t used = strlen(buf);
+		if (p->rate_iops >= 1e6)
+			snprintf(buf + used, len - used, ", %.2fM IOPS", p->rate_iops / 1e6);
+		else
+			snprintf(buf + used, len - used, ", %.1fk IOPS", p->rate_iops / 1e3);
+	}
+}
+
+void suite_progress_line(const struct suite_progress *p, char *buf, size_t len)
+{
+	char doing[64], rate[48] = "", a[32], b[32];
+	size_t used = (size_t)snprintf(buf, len, "[%u/%u] %s: %s", p->step_no,
+				       p->nsteps, p->step,
+				       shorten(p->doing, 40, doing, sizeof doing));
+#define ADD(...) do { if (used < len) \
+	used += (size_t)snprintf(buf + used, len - used, __VA_ARGS__); } while (0)
+	if (p->step_fraction >= 0)
+		ADD("  %3.0f%%", p->step_fraction * 100);
+	if (p->rate_bps > 0) {
+		rate_text(p, rate, sizeof rate);
+		ADD("  %s", rate);
+	}
+	if (p->step_drive_writes >= 0.005)
+		ADD("  %.2f DW", p->step_drive_writes);
+	if (p->step_eta_s >= 0)
+		ADD("  step ETA %s", fmt_duration_s(p->step_eta_s, a, sizeof a));
+	if (p->plan_eta_s >= 0)
+		ADD("  plan ETA ~%s", fmt_duration_s(p->plan_eta_s, b, sizeof b));
+	if (p->virtual_clock && (p->step_eta_s >= 0 || p->plan_eta_s >= 0))
+		ADD(" (drive's time)");
+#undef ADD
+}
+
 static void progress(void *ctx, const struct suite_progress *p)
 {
 	struct suite_term *t = ctx;
@@ -31,15 +94,9 @@ static void progress(void *ctx, const struct suite_progress *p)
 	if (!t->tty || now - t->last < 0.25)
 		return;
 	t->last = now;
-	char a[32], b[32], pct[16] = "";
-	if (p->step_fraction >= 0)
-		snprintf(pct, sizeof pct, " %3.0f%%", p->step_fraction * 100);
-	fprintf(stderr, "\r\033[K[%u/%u] %s: %.40s%s", p->step_no, p->nsteps,
-		p->step, p->doing, pct);
-	if (p->step_eta_s >= 0)
-		fprintf(stderr, "  step ETA %s", fmt_duration_s(p->step_eta_s, a, sizeof a));
-	if (p->plan_eta_s >= 0)
-		fprintf(stderr, "  plan ETA ~%s", fmt_duration_s(p->plan_eta_s, b, sizeof b));
+	char line[256];
+	suite_progress_line(p, line, sizeof line);
+	fprintf(stderr, "\r\033[K%s", line);
 	fflush(stderr);
 	t->shown = true;
 }

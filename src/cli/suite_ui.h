@@ -18,6 +18,11 @@ struct suite_term {
 	const char *db;
 };
 
+/* The progress line: step, workload (cut at a word), done share, newest
+   interval's rate, drive-writes of the step, step and plan ETA on one
+   clock (the drive's time on a simulated drive, and it says so). */
+void suite_progress_line(const struct suite_progress *p, char *buf, size_t len);
+
 void suite_term_init(struct suite_term *t, const char *db, struct suite_ui *ui);
 
 /* The exit code for an outcome, after saying what happened. */

@@ -136,15 +136,36 @@ int parse_uint_range(const char *what, const char *s, uint64_t lo, uint64_t hi,
 	return 0;
 }
 
+/* Divide *v by `base` while it reaches `limit`: the unit's index, 0-5. */
+static int scale_down(double *v, double base, double limit)
+{
+	int i = 0;
+	while (*v >= limit && i < 5) {
+		*v /= base;
+		i++;
+	}
+	return i;
+}
+
+const char *fmt_bytes_si(uint64_t bytes, char *buf, unsigned len)
+{
+	static const char *names[] = { "B", "kB", "MB", "GB", "TB", "PB" };
+	double v = (double)bytes;
+	/* 999.5 and up rounds to the next unit's 1.00. */
+	int i = scale_down(&v, 1000.0, 999.5);
+	if (i == 0)
+		snprintf(buf, len, "%.0f B", v);
+	else
+		snprintf(buf, len, v >= 99.95 ? "%.0f %s" : v >= 9.995 ? "%.1f %s"
+					       : "%.2f %s", v, names[i]);
+	return buf;
+}
+
 const char *fmt_bytes(uint64_t bytes, char *buf, unsigned len)
 {
 	static const char *names[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
 	double v = (double)bytes;
-	int i = 0;
-	while (v >= 1024.0 && i < 5) {
-		v /= 1024.0;
-		i++;
-	}
+	int i = scale_down(&v, 1024.0, 1024.0);
 	if (i == 0 || v == floor(v))
 		snprintf(buf, len, "%.0f %s", v, names[i]);
 	else

@@ -34,6 +34,9 @@ int parse_uint_range(const char *what, const char *s, uint64_t lo, uint64_t hi,
 
 /* "4 KiB", "1.5 GiB": for messages, always binary units. */
 const char *fmt_bytes(uint64_t bytes, char *buf, unsigned len);
+/* "2.00 TB", "677 GB", "20.0 GB": capacities as drives are sold, decimal
+   units with three significant digits. */
+const char *fmt_bytes_si(uint64_t bytes, char *buf, unsigned len);
 /* "310 ns", "12.4 us", "3.21 ms", "2.0 s". */
 const char *fmt_ns(uint64_t ns, char *buf, unsigned len);
 

@@ -66,6 +66,7 @@ struct chart_series *chart_add_series(struct chart *c, const char *title,
 	}
 	struct chart_series *s = &c->series[c->nseries++];
 	memset(s, 0, sizeof(*s));
+	s->colour = -1;
 	snprintf(s->title, sizeof(s->title), "%s", title);
 	return s;
 }

@@ -35,6 +35,8 @@ struct chart_axis {
 
 struct chart_series {
 	char title[128];	/* legend entry */
+	int colour;		/* palette index; -1: the series' position */
+	bool emphasis;		/* drawn last (on top) and thicker: the DUT */
 	size_t n, cap;
 	double *x, *y;
 	char **labels;		/* bars: category of each point; else NULL */

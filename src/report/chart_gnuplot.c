@@ -171,32 +171,55 @@ static void colour(FILE *f, size_t i, double opacity)
 
 #define LINESPOINTS_MAX 64
 
+/* A series' colour: the one the report gave it (a device keeps its
+   colour on every chart), else its position. */
+static size_t series_colour(const struct chart *c, size_t i)
+{
+	return c->series[i].colour >= 0 ? (size_t)c->series[i].colour : i;
+}
+
+static void write_xy_series(FILE *f, const struct chart *c, const char *dat, size_t i)
+{
+	const struct chart_series *s = &c->series[i];
+	double lw = s->emphasis ? 3.5 : 2, ps = s->emphasis ? 1.1 : 0.8;
+	fprintf(f, "\"%s\" index %zu using 1:", dat, i);
+	if (c->kind == CHART_NINES)
+		fputs("(-log10(1-$2/100))", f);
+	else
+		fputc('2', f);
+	if (c->kind == CHART_SCATTER) {
+		/* Small translucent markers for the cloud; the legend gets
+		   an opaque, readable one from a series with no points. */
+		fprintf(f, " with points pt 7 ps %.2f ", s->emphasis ? 0.45 : 0.35);
+		colour(f, series_colour(c, i), c->opacity);
+		fputs(" notitle, \\\n     NaN with points pt 7 ps 1.5 ", f);
+		colour(f, series_colour(c, i), 1.0);
+	} else if (s->n <= LINESPOINTS_MAX) {
+		/* A few points (one per QD, per span) are the data:
+		   mark them, not just the lines between. */
+		fprintf(f, " with linespoints lw %.1f pt 7 ps %.1f ", lw, ps);
+		colour(f, series_colour(c, i), 1.0);
+	} else {
+		fprintf(f, " with lines lw %.1f ", lw);
+		colour(f, series_colour(c, i), 1.0);
+	}
+	fputs(" title ", f);
+	gp_string(f, s->title);
+}
+
 static void write_xy_plot(FILE *f, const struct chart *c, const char *dat)
 {
 	fputs("plot ", f);
-	for (size_t i = 0; i < c->nseries; i++) {
-		if (i)
-			fputs(", \\\n     ", f);
-		fprintf(f, "\"%s\" index %zu using 1:", dat, i);
-		if (c->kind == CHART_NINES)
-			fputs("(-log10(1-$2/100))", f);
-		else
-			fputc('2', f);
-		if (c->kind == CHART_SCATTER) {
-			fputs(" with points pt 7 ps 0.35 ", f);
-			colour(f, i, c->opacity);
-		} else if (c->series[i].n <= LINESPOINTS_MAX) {
-			/* A few points (one per QD, per span) are the data:
-			   mark them, not just the lines between. */
-			fputs(" with linespoints lw 2 pt 7 ps 0.8 ", f);
-			colour(f, i, 1.0);
-		} else {
-			fputs(" with lines lw 2 ", f);
-			colour(f, i, 1.0);
+	/* The emphasised series last, so it is drawn over the others. */
+	size_t k = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < c->nseries; i++) {
+			if (c->series[i].emphasis != (pass == 1))
+				continue;
+			if (k++)
+				fputs(", \\\n     ", f);
+			write_xy_series(f, c, dat, i);
 		}
-		fputs(" title ", f);
-		gp_string(f, c->series[i].title);
-	}
 	fputc('\n', f);
 }
 
@@ -222,7 +245,7 @@ static void write_bar_plot(FILE *f, const struct chart *c, const char *dat,
 			fputs(", \\\n     ", f);
 		fprintf(f, "\"%s\" using %zu%s ", i ? "" : dat, i + 2,
 			i ? "" : ":xtic(1)");
-		colour(f, i, 1.0);
+		colour(f, series_colour(c, i), 1.0);
 		fputs(" title ", f);
 		gp_string(f, c->series[i].title);
 	}

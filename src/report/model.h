@@ -72,7 +72,8 @@ struct rpt_spec {
 struct rpt_workload {
 	int64_t id;
 	char step[64];		/* "" for a plain run */
-	char name[64];
+	char name[64];		/* the step's key: "mix=70 qd=1" */
+	char label[128];	/* what the page says: "RND 4 KiB 70:30 QD1" */
 	char status[16];
 	struct rpt_spec spec;
 	uint64_t bytes[2], ios[2];
@@ -81,6 +82,10 @@ struct rpt_workload {
 	struct rpt_point *pts;
 	size_t npts;
 };
+
+/* A workload's name in words (labels.c); the page shows it, the name
+   stays the key. */
+const char *workload_label(const struct rpt_workload *w, char *buf, size_t len);
 
 struct rpt_step {
 	char name[64];		/* "seq_sweeps" */

@@ -5,6 +5,8 @@
  */
 #include "report/model.h"
 
+#include <jansson.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +85,7 @@ static int load_workloads(struct rpt_run *r, struct store *db,
 		copy_str(w->name, sizeof(w->name), rows[i].name);
 		copy_str(w->status, sizeof(w->status), rows[i].status);
 		rpt_spec_parse(&w->spec, rows[i].spec_json, rows[i].name);
+		workload_label(w, w->label, sizeof(w->label));
 		for (int d = 0; d < 2; d++) {
 			w->bytes[d] = rows[i].totals.bytes[d];
 			w->ios[d] = rows[i].totals.ios[d];
@@ -158,12 +161,28 @@ static int load_metrics(struct rpt_run *r, struct store *db,
 	return 0;
 }
 
+/* The model a run's target facts name: "device" holds it for a real
+   device and for a simulated one ("... (simulated)"); older files may
+   have it at the top.  Empty when neither does. */
+static void facts_model(const char *facts_json, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	json_t *root = facts_json ? json_loads(facts_json, 0, NULL) : NULL;
+	const json_t *dev = json_object_get(root, "device");
+	const char *m = json_string_value(json_object_get(dev, "model"));
+	if (!m)
+		m = json_string_value(json_object_get(root, "model"));
+	if (m)
+		copy_str(buf, len, m);
+	json_decref(root);
+}
+
 /* A short name for the device: the model from the facts, else the target. */
 static void make_label(struct rpt_run *r)
 {
 	char model[96];
-	if (json_get_text(r->facts_json, "model", model, sizeof(model)) &&
-	    model[0])
+	facts_model(r->facts_json, model, sizeof(model));
+	if (model[0])
 		copy_str(r->label, sizeof(r->label), model);
 	else
 		copy_str(r->label, sizeof(r->label), r->target);

@@ -8,6 +8,7 @@
 #include "report/page.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -203,6 +204,28 @@ void page_td_class(FILE *f, const char *cls, const char *fmt, ...)
 	va_start(ap, fmt);
 	vesc(f, fmt, ap);
 	va_end(ap);
+	fputs("</td>", f);
+}
+
+const char *page_num(double v, int decimals, char *buf, size_t len)
+{
+	double a = fabs(v);
+	if (a >= 99.95 || v == 0)
+		snprintf(buf, len, "%.0f", v);
+	else if (decimals >= 0)
+		snprintf(buf, len, "%.*f", decimals, v);
+	else
+		/* Three significant digits, fixed point. */
+		snprintf(buf, len, "%.*f", a >= 9.995 ? 1 : a >= 0.9995 ? 2
+				   : a >= 0.09995 ? 3 : 4, v);
+	return buf;
+}
+
+void page_td_num(FILE *f, double v, int decimals, const char *absent)
+{
+	char b[64];
+	fputs("<td class=\"num\">", f);
+	page_esc(f, isfinite(v) ? page_num(v, decimals, b, sizeof b) : absent);
 	fputs("</td>", f);
 }
 

@@ -55,6 +55,15 @@ void page_td(FILE *f, const char *fmt, ...)
 /* A cell with a CSS class ("pass", "fail", "num"). */
 void page_td_class(FILE *f, const char *cls, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * A number cell for reading: never an exponent ("12620", "167", "8.91",
+ * "0.0372"), `decimals` after the point below 100 (-1: three significant
+ * digits); a value that is not a number (NaN, inf) is `absent`, which
+ * says why ("-" only where the table's note explains it).
+ */
+void page_td_num(FILE *f, double v, int decimals, const char *absent);
+/* The same text, for sentences and other cells. */
+const char *page_num(double v, int decimals, char *buf, size_t len);
 void page_table_end(FILE *f);
 
 /* Render every chart, write DIR/index.html. */

@@ -38,6 +38,7 @@ static const struct section sections[] = {
 	{ "sync_write", sec_sync },
 	{ "boot", sec_boot },
 	{ "peak", sec_peak },
+	{ "purge", sec_purge },
 };
 
 static int draw_step(struct rctx *x, const char *step)

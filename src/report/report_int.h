@@ -23,6 +23,7 @@ struct figure {
 	char what[128];
 	char unit[16];
 	double v[RPT_MAX_RUNS];
+	const char *absent;	/* why a device has no value; "not measured" */
 };
 
 struct rctx {
@@ -121,6 +122,10 @@ void workload_table(struct rctx *x, const struct rpt_workload *const *wl,
 /* Tables outside the steps. */
 void sec_devices(struct rctx *x);
 void sec_metrics(struct rctx *x);
+/* page_chart() with the device colours, the DUT emphasised, and a note
+   naming a device with no point (chart_style.c). */
+int rpt_chart(struct rctx *x, struct chart *c);
+int sec_purge(struct rctx *x, const char *step);
 void figures_table(struct rctx *x);
 int sec_datasheet(struct rctx *x, const char *ini_path, struct sb_err *e);
 

@@ -21,7 +21,7 @@ static int workload_charts(struct rctx *x, const struct rpt_workload *w)
 	bool iops = !strcmp(w->spec.pattern, "rand");
 
 	bufprintf(what, sizeof(what), "%s-%s", w->name, iops ? "iops" : "bw");
-	bufprintf(title, sizeof(title), "%s: %s vs time", w->name,
+	bufprintf(title, sizeof(title), "%s: %s vs time", w->label,
 		 iops ? "IOPS" : "bandwidth");
 	struct tl_spec t = { w->step, what, title, NULL,
 			     iops ? TL_IOPS : TL_BW, TL_TIME, CHART_LINES,
@@ -30,14 +30,14 @@ static int workload_charts(struct rctx *x, const struct rpt_workload *w)
 		return -1;
 
 	bufprintf(what, sizeof(what), "%s-lat", w->name);
-	bufprintf(title, sizeof(title), "%s: mean latency vs time", w->name);
+	bufprintf(title, sizeof(title), "%s: mean latency vs time", w->label);
 	t.what = what;
 	t.title = title;
 	t.col = TL_LAT_MEAN;
 	if (timeline_chart(x, &t, per, x->e))
 		return -1;
 
-	bufprintf(title, sizeof(title), "%s: latency percentiles", w->name);
+	bufprintf(title, sizeof(title), "%s: latency percentiles", w->label);
 	return nines_chart(x, w->step, w, title);
 }
 
@@ -50,7 +50,7 @@ void workload_table(struct rctx *x, const struct rpt_workload *const *wl,
 	bufprintf(unit, sizeof(unit), "%s", x->bw_unit);
 	bool marked = false;
 	page_table_begin(f, &x->pg, caption, "Workload", "Device", unit,
-			 "IOPS", "Mean", "p50", "p99", "p99.9", "p99.99", "Max",
+			 "IOPS", "Mean", "p50", "p99", "p99.9", "p99.99", "p99.999", "Max",
 			 (const char *)NULL);
 	for (size_t i = 0; i < n; i++) {
 		const struct rpt_workload *per[RPT_MAX_RUNS];
@@ -63,7 +63,7 @@ void workload_table(struct rctx *x, const struct rpt_workload *const *wl,
 			const struct rpt_lat *l = &w->lat[w->ios[1] > w->ios[0]];
 			char b[2][32];
 			page_tr(f);
-			page_td(f, "%s", w->name);
+			page_td(f, "%s", w->label);
 			page_td(f, "%s", x->runs[r].label);
 			page_td_class(f, "num", "%.1f", rpt_bw(w) / x->bw_div);
 			page_td_class(f, "num", "%.0f", rpt_iops(w));
@@ -72,6 +72,7 @@ void workload_table(struct rctx *x, const struct rpt_workload *const *wl,
 			marked |= pct_cell(f, l, 99);
 			marked |= pct_cell(f, l, 99.9);
 			marked |= pct_cell(f, l, 99.99);
+			marked |= pct_cell(f, l, 99.999);
 			page_td_class(f, "num", "%s", fmt_lat(l->max_us, b[1], 32));
 		}
 	}
@@ -88,12 +89,12 @@ int sec_generic(struct rctx *x, const char *step)
 	char b1[32], b2[32];
 	const struct rpt_workload *w = wl[0];
 	if (n == 1)
-		headline(x, step, "%s: %s, %s over %.1f s.", w->name,
+		headline(x, step, "%s: %s, %s over %.1f s.", w->label,
 			 fmt_rate(x, rpt_bw(w), b1, sizeof(b1)),
 			 fmt_iops(rpt_iops(w), b2, sizeof(b2)), w->measured_s);
 	else
 		headline(x, step, "%zu workloads; the first, %s: %s, %s.", n,
-			 w->name, fmt_rate(x, rpt_bw(w), b1, sizeof(b1)),
+			 w->label, fmt_rate(x, rpt_bw(w), b1, sizeof(b1)),
 			 fmt_iops(rpt_iops(w), b2, sizeof(b2)));
 	workload_table(x, wl, n, "Throughput and completion latency");
 	for (size_t i = 0; i < n; i++) {

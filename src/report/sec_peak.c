@@ -103,7 +103,7 @@ static int profile_chart(struct rctx *x, const char *step, const char *prof,
 		}
 	}
 	if (!rc)
-		rc = page_chart(&x->pg, &c, x->e);
+		rc = rpt_chart(x, &c);
 	chart_free(&c);
 	return rc;
 }

@@ -148,7 +148,7 @@ int sec_precond(struct rctx *x, const char *step)
 			bufprintf(who, sizeof(who), "%s", step_title(step));
 		else
 			bufprintf(who, sizeof(who), "%s, %s", step_title(step),
-				  wl[i]->name);
+				  wl[i]->label);
 		struct tl_spec t = { step, what, title, NULL,
 				     rnd ? TL_IOPS : TL_BW, TL_TIME,
 				     CHART_SCATTER, false };

@@ -97,7 +97,7 @@ int qos_qd_charts(struct rctx *x, const char *step, const char *label,
 			rc = add_point(s, w[k], qos_pcts[i], x->e);
 	}
 	if (!rc)
-		rc = page_chart(&x->pg, &c, x->e);
+		rc = rpt_chart(x, &c);
 	chart_free(&c);
 	if (rc)
 		return rc;
@@ -120,7 +120,7 @@ int qos_qd_charts(struct rctx *x, const char *step, const char *label,
 		}
 	}
 	if (!rc)
-		rc = page_chart(&x->pg, &c, x->e);
+		rc = rpt_chart(x, &c);
 	chart_free(&c);
 	return rc;
 }

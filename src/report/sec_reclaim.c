@@ -182,7 +182,7 @@ static int written_per_idle(struct rctx *x, const char *step,
 		rc = written_series(x, &c, st, pr[k].w);
 	}
 	if (!rc)
-		rc = page_chart(&x->pg, &c, x->e);
+		rc = rpt_chart(x, &c);
 	chart_free(&c);
 	return rc;
 }
@@ -226,7 +226,7 @@ static int written_compare(struct rctx *x, const char *step,
 				rc = written_series(x, &c, x->runs[r].label,
 						    pr[r][j].w);
 	if (!rc)
-		rc = page_chart(&x->pg, &c, x->e);
+		rc = rpt_chart(x, &c);
 	chart_free(&c);
 	return rc;
 }
@@ -262,7 +262,7 @@ int sec_reclaim(struct rctx *x, const char *step)
 					pr[r][k].label, x->e);
 	}
 	if (!rc)
-		rc = page_chart(&x->pg, &c, x->e);
+		rc = rpt_chart(x, &c);
 	chart_free(&c);
 	if (rc)
 		return -1;
@@ -294,7 +294,7 @@ int sec_reclaim(struct rctx *x, const char *step)
 					pt_bw(&w->pts[i]) / x->bw_div, NULL, x->e);
 	}
 	if (!rc)
-		rc = page_chart(&x->pg, &c, x->e);
+		rc = rpt_chart(x, &c);
 	chart_free(&c);
 	if (rc)
 		return -1;

@@ -199,7 +199,7 @@ int sec_rwratio(struct rctx *x, const char *step)
 						x->e);
 		}
 		if (!rc)
-			rc = page_chart(&x->pg, &c, x->e);
+			rc = rpt_chart(x, &c);
 		chart_free(&c);
 	}
 
@@ -236,7 +236,7 @@ int sec_rwratio(struct rctx *x, const char *step)
 		score[r] = nmix ? sum / nmix / x->bw_div : NAN;
 	}
 	if (!rc)
-		rc = page_chart(&x->pg, &c, x->e);
+		rc = rpt_chart(x, &c);
 	chart_free(&c);
 	if (rc)
 		goto out;

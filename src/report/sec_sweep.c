@@ -56,7 +56,7 @@ static size_t make_groups(const struct rpt_workload *const *wl, size_t n,
 				   sizeof(g[ng].label));
 			if (!g[ng].label[0])
 				bufprintf(g[ng].label, sizeof(g[ng].label),
-					 "%s", wl[i]->name);
+					 "%s", wl[i]->label);
 			g[ng].iops = strcmp(wl[i]->spec.pattern, "seq") != 0;
 			ng++;
 		}
@@ -149,7 +149,7 @@ static int two_in_one(struct rctx *x, const char *step, const struct group *g,
 		}
 	}
 	if (!rc)
-		rc = page_chart(&x->pg, &c, x->e);
+		rc = rpt_chart(x, &c);
 	chart_free(&c);
 	return rc;
 }
@@ -191,7 +191,7 @@ static int consistency_chart(struct rctx *x, const char *step,
 		}
 	}
 	if (!rc)
-		rc = page_chart(&x->pg, &c, x->e);
+		rc = rpt_chart(x, &c);
 	chart_free(&c);
 	return rc;
 }
@@ -214,12 +214,12 @@ static void group_table(struct rctx *x, const struct group *g)
 		double div = g->iops ? 1 : x->bw_div;
 		page_tr(f);
 		page_td_class(f, "num", "%d", w->spec.qd);
-		page_td_class(f, "num", "%.4g", throughput(x, g, w));
-		page_td_class(f, "num", "%.3g", ok ? c.fine.stddev / div : NAN);
-		page_td_class(f, "num", "%.2f", ok ? 100 * c.fine.cv : NAN);
-		page_td_class(f, "num", "%.1f", ok ? c.fine.score : NAN);
-		page_td_class(f, "num", "%.1f", ok && c.coarse.n
-			      ? c.coarse.score : NAN);
+		page_td_num(f, throughput(x, g, w), -1, "not measured");
+		page_td_num(f, ok ? c.fine.stddev / div : NAN, -1, "too few samples");
+		page_td_num(f, ok ? 100 * c.fine.cv : NAN, 2, "too few samples");
+		page_td_num(f, ok ? c.fine.score : NAN, 1, "too few samples");
+		page_td_num(f, ok && c.coarse.n ? c.coarse.score : NAN, 1,
+			    "point under 1 s");
 		marked |= qos_cells(f, p50_lat(w));
 	}
 	page_table_end(f);

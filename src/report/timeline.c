@@ -107,7 +107,7 @@ int timeline_chart(struct rctx *x, const struct tl_spec *t,
 		}
 	}
 	if (!rc)
-		rc = page_chart(&x->pg, &c, e);
+		rc = rpt_chart(x, &c);
 	chart_free(&c);
 	return rc;
 }

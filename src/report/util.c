@@ -228,6 +228,7 @@ struct figure *figure_add(struct rctx *x, const char *test, const char *what,
 	bufprintf(f->test, sizeof(f->test), "%s", test);
 	bufprintf(f->what, sizeof(f->what), "%s", what);
 	bufprintf(f->unit, sizeof(f->unit), "%s", unit);
+	f->absent = "not measured";
 	for (size_t i = 0; i < RPT_MAX_RUNS; i++)
 		f->v[i] = NAN;
 	return f;
@@ -324,7 +325,7 @@ int rank_bars(struct rctx *x, const char *step, const char *what,
 					x->e);
 	if (!rc) {
 		series_sort_desc(s);
-		rc = page_chart(&x->pg, &c, x->e);
+		rc = rpt_chart(x, &c);
 	}
 	chart_free(&c);
 	return rc;
@@ -392,7 +393,7 @@ int nines_chart(struct rctx *x, const char *step,
 		}
 	}
 	if (!rc)
-		rc = page_chart(&x->pg, &c, x->e);
+		rc = rpt_chart(x, &c);
 	chart_free(&c);
 	return rc;
 }

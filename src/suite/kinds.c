@@ -261,6 +261,44 @@ static double secs(uint64_t ns)
 	return (double)ns / 1e9;
 }
 
+/* A rate of the target, or the assumed one where it has none. */
+static double rate_or_assumed(const struct plan_target *t, double rate)
+{
+	return rate > 0 ? rate : (double)(t->assumed_rate ? t->assumed_rate : 1);
+}
+
+/*
+ * Seconds to write `bytes` sequentially, from an empty drive or a full
+ * one.  Each pass over the drive first fills the SLC cache (an empty
+ * drive's, then a full one's) at the cache's rate; once a pass goes past
+ * it, the rest and the folding of what the cache took share the native
+ * rate.  Without a cache it is bytes at the one rate.
+ */
+static double seq_write_s(const struct plan_target *t, double bytes, bool from_empty)
+{
+	const struct plan_rates *r = &t->rates;
+	double cache_bps = rate_or_assumed(t, r->cache_bps);
+	double seq_bps = rate_or_assumed(t, r->seq_bps);
+	double size = t->size ? (double)t->size : bytes;
+	double s = 0;
+	for (int pass = 0; bytes > 0 && pass < 1000; pass++) {
+		double b = bytes < size ? bytes : size;
+		double cache = pass == 0 && from_empty ? r->cache_empty : r->cache_full;
+		if (cache >= b)
+			s += b / cache_bps;
+		else
+			s += cache / cache_bps + b / seq_bps;
+		bytes -= b;
+	}
+	return s;
+}
+
+/* Seconds of 4 KiB random writes over a full drive. */
+static double rnd_write_s(const struct plan_target *t, double bytes)
+{
+	return bytes / rate_or_assumed(t, t->rates.rnd_bps);
+}
+
 /* A purge: a format is seconds, a discard of a large drive a little more. */
 #define PURGE_SECONDS 10.0
 
@@ -288,11 +326,12 @@ static void est_peak(const struct plan_step *st, const struct plan_target *t,
 static void est_fill(const struct plan_step *st, const struct plan_target *t,
 		     struct step_estimate *est)
 {
-	double passes = (double)step_u64(st, "passes");
+	uint64_t passes = step_u64(st, "passes");
 	double bytes = (double)step_amount(st, "share", t->size, 1);
-	est->bytes_written = (uint64_t)(passes * bytes);
-	est->seconds = passes * at_rate(t, bytes) +
-		       (passes - 1) * secs(step_u64(st, "pass_rest"));
+	est->bytes_written = (uint64_t)((double)passes * bytes);
+	for (uint64_t i = 0; i < passes; i++)
+		est->seconds += seq_write_s(t, bytes, i == 0);
+	est->seconds += (double)(passes - 1) * secs(step_u64(st, "pass_rest"));
 }
 
 /* The spans active_range reads: start, start*f, ... and the whole drive. */
@@ -329,16 +368,21 @@ static void est_cssd_precond(const struct plan_step *st,
 	double rnd = step_double(st, "rnd_writes") *
 		     (double)step_amount(st, "rnd_span", t->size, 1);
 	est->bytes_written = (uint64_t)(seq + rnd);
-	est->seconds = PURGE_SECONDS + secs(step_u64(st, "purge_rest")) + at_rate(t, seq + rnd);
+	est->seconds = PURGE_SECONDS + secs(step_u64(st, "purge_rest")) +
+		       seq_write_s(t, seq, true) + rnd_write_s(t, rnd);
 }
 
 static void est_sync_write(const struct plan_step *st,
 			   const struct plan_target *t, struct step_estimate *est)
 {
-	(void)t;
-	/* Synchronous 4 KiB writes rarely finish before the time limit. */
-	est->seconds = secs(step_u64(st, "time"));
-	est->bytes_written = step_u64(st, "amount");
+	/* The amount or the time limit, whichever comes first; without the
+	   cost of one O_SYNC write, assume the limit. */
+	double limit = secs(step_u64(st, "time"));
+	double amount = (double)step_u64(st, "amount");
+	double per_io = t->rates.sync_write_s;
+	double all = per_io > 0 ? amount / (double)step_u64(st, "bs") * per_io : limit;
+	est->seconds = all < limit ? all : limit;
+	est->bytes_written = (uint64_t)(all < limit ? amount : amount * limit / all);
 }
 
 static void est_rw_ratio(const struct plan_step *st,
@@ -368,8 +412,8 @@ static void est_reclaim(const struct plan_step *st, const struct plan_target *t,
 	double fill = (double)step_amount(st, "fill_share", t->size, 1);
 	double w = secs(step_u64(st, "write_time"));
 	for (uint32_t i = 0; i < idles->n; i++) {
-		est->seconds += PURGE_SECONDS + secs(step_u64(st, "purge_rest")) + at_rate(t, fill) +
-				secs(idles->ulist[i]) + w;
+		est->seconds += PURGE_SECONDS + secs(step_u64(st, "purge_rest")) +
+				seq_write_s(t, fill, true) + secs(idles->ulist[i]) + w;
 		est->bytes_written += (uint64_t)(fill + w * (double)t->assumed_rate);
 	}
 }
@@ -377,14 +421,20 @@ static void est_reclaim(const struct plan_step *st, const struct plan_target *t,
 static void est_ss_precond(const struct plan_step *st,
 			   const struct plan_target *t, struct step_estimate *est)
 {
+	/* Sequential preconditioning follows a purge in the methodology;
+	   random preconditioning runs on the full drive the sweeps left.
+	   It writes at least min_writes drive-writes and one window. */
+	bool seq = strcmp(step_param(st, "pattern")->s, "rand") != 0;
+	double rate = rate_or_assumed(t, seq ? t->rates.seq_bps : t->rates.rnd_bps);
 	double lo = step_double(st, "min_writes") * (double)t->size;
 	double hi = step_double(st, "max_writes") * (double)t->size;
-	double window = (double)t->assumed_rate * secs(step_u64(st, "window"));
+	double window = rate * secs(step_u64(st, "window"));
 	if (lo < window)
 		lo = window;
 	est->bytes_written = (uint64_t)lo;
 	est->bytes_written_max = (uint64_t)hi;
-	est->seconds = at_rate(t, lo);
+	est->seconds = seq ? seq_write_s(t, lo, true) : rnd_write_s(t, lo);
+	est->seconds_max = seq ? seq_write_s(t, hi, true) : rnd_write_s(t, hi);
 }
 
 static void est_sweep(const struct plan_step *st, const struct plan_target *t,
@@ -420,15 +470,21 @@ static void est_boot(const struct plan_step *st, const struct plan_target *t,
 	double n1 = (double)step_u64(st, "n_max");
 	double doublings = floor(log2(n1 / n0)) + 1;
 	double bisections = doublings > 1 ? log2(n1 / 2) : 0;
-	/* bootbench steps down with single runs, and only after a failure */
-	double confirms = strcmp(step_param(st, "search")->s, "confirm") ? 1 :
-			  (double)step_u64(st, "confirm_runs");
-	double search = doublings * secs(step_u64(st, "double_time")) +
-			bisections * secs(step_u64(st, "bisect_time")) +
-			confirms * secs(step_u64(st, "confirm_time"));
+	double dbl = doublings * secs(step_u64(st, "double_time"));
+	double bis = bisections * secs(step_u64(st, "bisect_time"));
+	double conf = secs(step_u64(st, "confirm_time"));
+	/* bootbench bisects below n_max even when every N passes, and steps
+	   down with single confirm runs only after a failure; the older
+	   "confirm" search needs no bisection when every N passes but always
+	   confirms.  What a failure adds is the most the search can take. */
+	bool bootbench = strcmp(step_param(st, "search")->s, "confirm") != 0;
+	double search = bootbench ? dbl + bis :
+			dbl + (double)step_u64(st, "confirm_runs") * conf;
+	double failure = bootbench ? conf : bis;
 	double writer = (double)(step_u64(st, "writer_rate"));
 	est->bytes_written = (uint64_t)(prefill + search * writer);
-	est->seconds = PURGE_SECONDS + at_rate(t, prefill) + search;
+	est->seconds = PURGE_SECONDS + seq_write_s(t, prefill, true) + search;
+	est->seconds_max = est->seconds + failure;
 }
 
 void plan_estimate_step(const struct plan_step *st, const struct plan_target *t,
@@ -438,7 +494,10 @@ void plan_estimate_step(const struct plan_step *st, const struct plan_target *t,
 	st->kind->estimate(st, t, est);
 	if (est->bytes_written_max < est->bytes_written)
 		est->bytes_written_max = est->bytes_written;
+	if (est->seconds_max < est->seconds)
+		est->seconds_max = est->seconds;
 	est->seconds += secs(step_u64(st, "rest"));
+	est->seconds_max += secs(step_u64(st, "rest"));
 }
 
 /* --- the table ------------------------------------------------------------- */

@@ -82,6 +82,7 @@ struct step_kind {
  */
 struct step_estimate {
 	double seconds;
+	double seconds_max;	/* >= seconds: a late steady state, bisections */
 	uint64_t bytes_written;
 	uint64_t bytes_written_max;
 	bool exact;
@@ -110,13 +111,33 @@ struct plan {
 	uint32_t nsettings;	/* settings made so far, for `order` */
 };
 
+/*
+ * The rates byte-bound estimates use.  A simulated drive gives them from
+ * its profile (sim_headline): the SLC cache and its speed, the native
+ * write speed after it, the 4 KiB random write rate of a full drive, the
+ * cost of one O_SYNC write.  Any other target, or --assume-rate, has one
+ * assumed rate for everything and no cache.
+ */
+struct plan_rates {
+	bool from_profile;
+	double cache_empty, cache_full;	/* bytes of SLC: empty, full drive */
+	double cache_bps;		/* writes into the cache */
+	double seq_bps;			/* sequential writes after the cache */
+	double rnd_bps;			/* 4 KiB random writes, full drive */
+	double sync_write_s;		/* one 4 KiB O_SYNC write, QD1; 0 unknown */
+};
+
 /* The target as far as a plan needs it. */
 struct plan_target {
 	uint64_t size;
 	uint32_t logical_block;
 	bool is_file, is_sim, is_block_device;
 	uint64_t assumed_rate;	/* bytes/s for byte-bound estimates */
+	struct plan_rates rates;
 };
+
+/* Every rate the assumed one, no cache: --assume-rate, or no profile. */
+void plan_rates_assume(struct plan_target *t, uint64_t rate);
 
 void plan_estimate_step(const struct plan_step *st, const struct plan_target *t,
 			struct step_estimate *est);

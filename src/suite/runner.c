@@ -115,6 +115,7 @@ struct run_state {
 	struct engine *eng;
 	struct suite_monitor *mon;	/* temperature and health, or NULL */
 	bool have_facts_before;		/* a resumed run recorded them */
+	double clock_base_s;		/* target clock lost to reopens, s */
 };
 
 /*
@@ -142,7 +143,8 @@ static void step_figures(struct run_state *rs, struct step_ctx *c,
 }
 
 static int run_one(struct run_state *rs, uint32_t i, uint32_t step_no,
-		   double rest_s, bool *stopped, struct sb_err *e)
+		   double rest_s, bool *stopped, int64_t *step_id_out,
+		   struct sb_err *e)
 {
 	const struct plan_step *st = &rs->p->steps[i];
 	char *params = json_to_string(fill_step_params, st);
@@ -152,6 +154,7 @@ static int run_one(struct run_state *rs, uint32_t i, uint32_t step_no,
 	free(params);
 	if (rc)
 		return -1;
+	*step_id_out = step_id;
 	const struct target_facts *f = engine_facts(rs->eng);
 	struct step_ctx c = {
 		.eng = rs->eng, .eopts = &rs->eo, .store = rs->s, .opts = rs->o,
@@ -160,8 +163,10 @@ static int run_one(struct run_state *rs, uint32_t i, uint32_t step_no,
 		.is_sim = f->is_sim, .interval_ns = rs->eo.interval_ns,
 		.seed = suite_param(rs->p, "seed")->u,
 		.step_no = step_no, .nsteps = enabled_steps(rs->p),
-		.step_t0 = step_wall_s(), .rest_of_plan_s = rest_s, .mon = rs->mon,
+		.rest_of_plan_s = rest_s, .mon = rs->mon,
+		.clock_base_s = rs->clock_base_s,
 	};
+	c.step_t0 = step_clock_s(&c);
 	step_readings(&c);
 	char why[160];
 	const char *skip = plan_step_skip_reason(st, &rs->t, why, sizeof why);
@@ -174,6 +179,7 @@ static int run_one(struct run_state *rs, uint32_t i, uint32_t step_no,
 	step_fn fn = fn_of(st->kind);
 	rc = fn ? fn(&c, e) : sb_errf(e, "no code runs steps of kind %s", st->kind->name);
 	rs->eng = c.eng;	/* a purge may reopen it */
+	rs->clock_base_s = c.clock_base_s;
 	if (rs->eng)	/* a format may have changed the logical block */
 		rs->t.logical_block = engine_facts(rs->eng)->logical_block;
 	step_readings(&c);
@@ -252,13 +258,25 @@ static int run_plan(struct run_state *rs, bool resuming, enum suite_outcome *out
 		if (done[i])
 			continue;
 		bool stopped = false;
-		if (run_one(rs, i, step_no, left[i + 1], &stopped, e))
+		int64_t step_id = 0;
+		struct step_ctx clk = { .eng = rs->eng, .opts = rs->o,
+					.is_sim = rs->t.is_sim,
+					.clock_base_s = rs->clock_base_s };
+		double t0 = step_clock_s(&clk);
+		if (run_one(rs, i, step_no, left[i + 1], &stopped, &step_id, e))
 			goto fail;
-		if (!stopped && i != last && step_u64(st, "rest")) {
-			struct step_ctx rc = { .eng = rs->eng, .opts = rs->o,
-					       .is_sim = rs->t.is_sim };
-			step_idle(&rc, step_u64(st, "rest"));
-		}
+		clk.eng = rs->eng;
+		clk.clock_base_s = rs->clock_base_s;
+		if (!stopped && i != last && step_u64(st, "rest"))
+			step_idle(&clk, step_u64(st, "rest"));
+		/* What the step took with its rest, on the target's clock: the
+		   plan's estimate of it is checked against this. */
+		char key[64];
+		snprintf(key, sizeof key, "%s.step_seconds", st->name);
+		if (!stopped && step_id &&
+		    store_put_metric(rs->s, rs->run_id, step_id, 0, key,
+				     step_clock_s(&clk) - t0, "s", e))
+			goto fail;
 		if (stopped || (rs->o->interrupted && *rs->o->interrupted)) {
 			store_run_finish(rs->s, rs->run_id, "interrupted", NULL, &se);
 			*out = SUITE_INTERRUPTED;

@@ -23,10 +23,16 @@ struct plan;
 struct suite_progress {
 	const char *step;		/* name of the current step */
 	uint32_t step_no, nsteps;	/* 1-based, among enabled steps */
-	const char *doing;		/* "pass 2", "qd=32 mix=70" ... */
+	const char *doing;		/* the workload: "pass 2", "qd=32 mix=70" ... */
 	double step_fraction;		/* 0..1, < 0 unknown */
+	/* ETAs on the target's clock: the drive's (virtual) time on a
+	   simulated drive, where the plan's estimates are in that time too;
+	   wall time on a real one. */
 	double step_eta_s;		/* < 0 unknown */
 	double plan_eta_s;		/* < 0 unknown */
+	bool virtual_clock;
+	double rate_bps, rate_iops;	/* the newest interval, all workloads */
+	double step_drive_writes;	/* written in this step / capacity */
 };
 
 struct suite_ui {

@@ -36,9 +36,12 @@ struct step_ctx {
 	/* Progress: a step says how many engine runs it expects (units). */
 	uint32_t step_no, nsteps;
 	double units_total, units_done;
-	char doing[64];
-	double step_t0;			/* wall clock at the step's start */
+	char doing[64];			/* a workload name fits */
+	double step_t0;			/* target's clock at the step's start, s */
+	double clock_base_s;		/* clock of engines closed by purges, s */
 	double rest_of_plan_s;		/* estimate of the steps after */
+	double rate_bps, rate_iops;	/* newest interval of the running workloads */
+	uint64_t step_written;		/* bytes written by the step so far */
 };
 
 /* Extra per-interval logic of a step (steady state); may be NULL. */
@@ -62,8 +65,11 @@ int step_run1(struct step_ctx *c, struct workload *w, struct sb_err *e);
 void step_workload(struct step_ctx *c, struct workload *w, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* CLOCK_MONOTONIC in seconds: progress and ETAs are wall-clock. */
+/* CLOCK_MONOTONIC in seconds: when readings are due. */
 double step_wall_s(void);
+/* The target's clock in seconds (virtual on the simulator): progress and
+   ETAs, so they are in the same time as the plan's estimates. */
+double step_clock_s(const struct step_ctx *c);
 
 /* Temperature and health readings into the store, now. */
 void step_readings(struct step_ctx *c);

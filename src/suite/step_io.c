@@ -21,9 +21,37 @@ struct recorder {
 	struct step_ctx *c;
 	uint32_t n;
 	int64_t wid[STEP_MAX_WORKLOADS];
+	/* The newest interval's rate of each workload, for the progress. */
+	double bps[STEP_MAX_WORKLOADS], iops[STEP_MAX_WORKLOADS];
 	step_interval_fn fn;
 	void *fn_ctx;
 };
+
+double step_clock_s(const struct step_ctx *c)
+{
+	if (!c->is_sim)
+		return step_wall_s();
+	return c->clock_base_s + (c->eng ? (double)engine_now(c->eng) / 1e9 : 0);
+}
+
+/* The progress' view of one interval: its rate, and what it wrote. */
+static void progress_interval(struct recorder *r, const struct interval_sample *s)
+{
+	double ns = (double)(s->t_end_ns - s->t_start_ns);
+	uint64_t ios = 0, bytes = 0;
+	for (int d = 0; d < DIR_COUNT; d++) {
+		ios += s->dir[d].ios;
+		bytes += s->dir[d].bytes;
+	}
+	r->c->step_written += s->dir[DIR_WRITE].bytes;
+	r->bps[s->workload] = ns > 0 ? (double)bytes * 1e9 / ns : 0;
+	r->iops[s->workload] = ns > 0 ? (double)ios * 1e9 / ns : 0;
+	r->c->rate_bps = r->c->rate_iops = 0;
+	for (uint32_t i = 0; i < r->n; i++) {
+		r->c->rate_bps += r->bps[i];
+		r->c->rate_iops += r->iops[i];
+	}
+}
 
 double step_wall_s(void)
 {
@@ -50,6 +78,7 @@ static int on_interval(void *ctx, const struct interval_sample *s,
 	struct recorder *r = ctx;
 	if (s->workload >= r->n)
 		return sb_errf(e, "sample of unknown workload %u", s->workload);
+	progress_interval(r, s);
 	if (store_add_sample(r->c->store, r->wid[s->workload], s, e) ||
 	    store_tick(r->c->store, false, e))
 		return -1;
@@ -123,13 +152,15 @@ static void report(struct step_ctx *c, double workload_fraction)
 	struct suite_progress p = {
 		.step = c->step->name, .step_no = c->step_no, .nsteps = c->nsteps,
 		.doing = c->doing, .step_fraction = -1, .step_eta_s = -1,
-		.plan_eta_s = -1,
+		.plan_eta_s = -1, .virtual_clock = c->is_sim,
+		.rate_bps = c->rate_bps, .rate_iops = c->rate_iops,
+		.step_drive_writes = c->size ? (double)c->step_written / (double)c->size : 0,
 	};
 	if (c->units_total > 0) {
 		double f = (c->units_done + (workload_fraction > 0 ? workload_fraction : 0)) /
 			   c->units_total;
 		p.step_fraction = f > 1 ? 1 : f;
-		double elapsed = step_wall_s() - c->step_t0;
+		double elapsed = step_clock_s(c) - c->step_t0;
 		if (f > 0.001) {
 			p.step_eta_s = elapsed * (1 - p.step_fraction) / p.step_fraction;
 			p.plan_eta_s = p.step_eta_s + c->rest_of_plan_s;
@@ -171,6 +202,7 @@ int step_run(struct step_ctx *c, struct workload *w, uint32_t n,
 			return -1;
 	}
 	snprintf(c->doing, sizeof c->doing, "%s", w[0].name);
+	c->rate_bps = c->rate_iops = 0;	/* until its first interval */
 	report(c, 0);
 	struct engine_hooks hooks = {
 		.ctx = &r, .on_interval = on_interval,

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sim/headline.h"
 #include "sim/profile.h"
 #include "sim/spec.h"
 
@@ -33,18 +34,41 @@ static int probe_sim(const char *spec, struct plan_target *t, struct sb_err *e)
 	t->logical_block = SIM_LOGICAL_BLOCK;
 	t->size = (uint64_t)(prof.user_gb * 1e9);
 	t->size -= t->size % 4096;
-	/* Estimates at the drive's sustained (post-cache) write rate. */
-	double rate = prof.w_dir_gbs > 0 ? prof.w_dir_gbs : prof.link_wr_gbs;
+	/* Estimates at the drive's own rates, from its parameters. */
+	struct sim_headline h;
+	sim_headline(&prof, &h);
+	double rate = h.direct_gbs > 0 ? h.direct_gbs : prof.link_wr_gbs;
 	if (rate > 0)
-		t->assumed_rate = (uint64_t)(rate * 1e9);
+		plan_rates_assume(t, (uint64_t)(rate * 1e9));
+	struct plan_rates *r = &t->rates;
+	r->from_profile = true;
+	if (h.cache_empty_gb > 0 && h.slc_gbs > 0) {
+		r->cache_empty = h.cache_empty_gb * 1e9;
+		r->cache_full = h.cache_full_gb * 1e9;
+		r->cache_bps = h.slc_gbs * 1e9;
+	}
+	double rnd = prof.rho_eff > 0 ? h.rnd_write_avg_kiops : h.rnd_write_kiops;
+	if (rnd > 0)
+		r->rnd_bps = rnd * 1e3 * 4096;
+	/* O_SYNC: into the buffer, then the commit to media. */
+	r->sync_write_s = (h.qd1_write_us + prof.t_commit_us) * 1e-6;
 	return 0;
+}
+
+void plan_rates_assume(struct plan_target *t, uint64_t rate)
+{
+	t->assumed_rate = rate;
+	t->rates = (struct plan_rates){
+		.cache_bps = (double)rate, .seq_bps = (double)rate,
+		.rnd_bps = (double)rate,
+	};
 }
 
 int plan_target_probe(const char *spec, uint64_t file_size,
 		      struct plan_target *t, struct sb_err *e)
 {
 	memset(t, 0, sizeof *t);
-	t->assumed_rate = 1ull << 30;
+	plan_rates_assume(t, 1ull << 30);
 	if (!strncmp(spec, "sim:", 4))
 		return probe_sim(spec, t, e);
 	struct stat st;

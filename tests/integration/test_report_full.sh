@@ -125,7 +125,7 @@ nimg=$(grep -o '<img src="[^"]*"' rep/index.html | wc -l)
 [ "$ncharts" = "$nimg" ] || fail "$ncharts charts written, $nimg on the page"
 
 # The platform table: the host facts the suite stored, CPU and version.
-for key in tool_version kernel cpu_model cpus; do
+for key in "Tool version" Kernel CPU CPUs; do
 	grep -q "<td>$key</td>" rep/index.html || fail "platform: no $key row"
 done
 cpu=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo | head -1 | sed 's/[[:space:]]*$//')

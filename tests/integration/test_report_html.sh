@@ -6,6 +6,7 @@
 # every chart image.  Screenshots are kept in tests/artefacts/.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/report_lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
 FIXTURE=$(cd "$(dirname "$SSDBENCH")" && pwd)/tests/test_report
 cd "$TEST_TMP"
 
@@ -56,6 +57,32 @@ for step in peak fill active_range cssd_precond sync_write rw_ratio reclaim \
 	grep -q "id=\"$step\"" sim/index.html || fail "sim: no section $step"
 done
 grep -q 'Pass 1: SLC cache' sim/index.html || fail "sim: no SLC cache headline"
+# Devices named by the model they stand for, and no stored JSON as text.
+grep -q '<th>WD_BLACK SN8100 2TB (simulated)</th>' sim/index.html || fail "sim: DUT not named by its model"
+grep -q '&quot;' sim/index.html && fail "sim: raw JSON on the page: $(grep -o '.\{40\}&quot;.\{40\}' sim/index.html | head -3)"
+# The page's text reads as words and numbers: no stored keys
+# ("mix=70 qd=1", "logical_block"), no nan, no exponents; the findings
+# are a linked JSON file per device.
+python3 - sim/index.html <<'PY' || fail "sim: page text"
+import html, re, sys
+s = open(sys.argv[1]).read()
+t = html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style).*?</\1>", "", s, flags=re.S)))
+bad = {"internal key": r"\b[a-z_]+=\S+|\b[a-z]+_[a-z_]+\b",
+       "nan": r"\b(nan|inf)\b", "exponent": r"\b[0-9.]+e[+-]?[0-9]+\b"}
+for what, rx in bad.items():
+    found = [t[max(0, m.start() - 40):m.end() + 20] for m in re.finditer(rx, t)
+             if m.group(0) not in ("O_SYNC", "x86_64")]
+    assert not found, (what, found[:5])
+assert 'href="findings-1.json"' in s and 'href="findings-2.json"' in s, "findings not linked"
+PY
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["format"]=="ssdbench-findings" and len(d["findings"])>100' sim/findings-1.json ||
+	fail "sim: findings JSON"
+# Purge sections say method, time and verification; quick's lowered boot
+# pass mark is stated.
+grep -q '<caption>Purge: method, time and verification</caption>' sim/index.html || fail "sim: no purge table"
+grep -q '<td>sim-format</td>' sim/index.html || fail "sim: purge method not shown"
+grep -q 'This plan lowers the pass mark to 100 IOPS (OCP BootBench: 60 k IOPS)' sim/index.html ||
+	fail "sim: quick's lowered boot pass mark not stated"
 for part in fill-pass1-bw-written fill-pass1-lat-time fill-pass1-mean fill-pass1-p1 \
 	    active_range-iops-span sync_write-sync rw_ratio-weighted rw_ratio-score \
 	    reclaim-written-per-idle reclaim-bw-per-idle seq_precond-precond-dw \
@@ -64,6 +91,20 @@ for part in fill-pass1-bw-written fill-pass1-lat-time fill-pass1-mean fill-pass1
 	ls sim/*"$part"*.svg >/dev/null 2>&1 || fail "sim: no chart $part"
 done
 check_report "$TEST_TMP/sim" sim
+# One colour per device on every chart, read from the SVGs; the DUT on top.
+python3 "$HERE/svg_colours.py" "$TEST_TMP/sim" "WD_BLACK SN8100 2TB (simulated)" \
+	"Crucial P1 1TB (simulated)" "$($SSDBENCH info sim:micron1300-1tb | sed -n 's/^  model *//p')" ||
+	fail "sim: device colours"
+grep -q 'no point on this chart' sim/index.html || fail "sim: a device without a point is not named"
+# The headline table holds the reviews' figures, absent ones saying why.
+for fig in "Pass 1 SLC cache size" "Pass 1 SLC cache write speed" "Pass 2 SLC cache size" \
+	   "RND 4 KiB read QD1: p99<" "RND 4 KiB read QD1: p99.99<" "RND 4 KiB read QD1: p99.999<" \
+	   "Boot score" "Sync write<"; do
+	grep -q "<td>$fig" sim/index.html || fail "sim: headline table lacks '$fig'"
+done
+grep -q '<td class="num">too few I/Os</td>' sim/index.html || fail "sim: an absent figure does not say why"
+# Latency of a fast and a slow drive together spans decades: log axis.
+grep -q '^set logscale y' sim/*cssd_precond-rnd-lat-dw.gp || fail "sim: latency scatter on a linear axis"
 
 # 4. The synthetic review of the unit test, with a datasheet and options.
 if [ -x "$FIXTURE" ]; then

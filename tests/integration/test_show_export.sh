@@ -35,6 +35,13 @@ grep -qE '8\.00 ms$' run1.txt || fail "read max 8 ms"
 grep -qE '^ +read .* 7\.99 ms +=max +=max +8\.00 ms$' run1.txt || fail "read p99.99/p99.9999 marked =max"
 grep -q '=max: fewer than one I/O beyond' run1.txt || fail "=max explained"
 grep -qE '^ +score +42\.5 points' run1.txt || fail "metric"
+# Every listed percentile, p99.999 included; the stored JSON shown as
+# fields a reader reads, not as escaped JSON lines.
+grep -qE '^ +p50 +p99 +p99\.9 +p99\.99 +p99\.999 +p99\.9999 +max$' <(sed 's/.*mean//' run1.txt) \
+	|| fail "show lists p50 ... p99.9999 with p99.999"
+grep -q '[{}]' run1.txt && fail "show prints raw JSON: $(grep '[{}]' run1.txt)"
+grep -qE '^ +rw +randrw$' run1.txt || fail "parameters shown as fields"
+grep -qE '^ +size_bytes +1073741824$' run1.txt || fail "facts shown as fields"
 "$SSDBENCH" show last --db "$db" | grep -q 'device vanished' || fail "show last"
 "$SSDBENCH" show 2 --db "$db" | grep -q 'status *running (interrupted or still running)' \
 	|| fail "killed run status"
@@ -52,6 +59,7 @@ assert abs(r["lat_ns"]["p99"] - 7920000) <= 7920000 * 0.0005, r["lat_ns"]
 assert r["lat_ns"]["max"] == 8000000 and r["lat_ns"]["min"] == 1000
 assert r["lat_ns"]["mean"] == 4000500
 assert wr["iops"] == 2500 and wr["lat_ns"]["p99.9999"] == 20000
+assert r["lat_ns"]["p99.999"] <= r["lat_ns"]["p99.9999"] and wr["lat_ns"]["p99.999"] == 20000
 assert w["trim"]["total_ios"] == 0 and w["trim"]["iops"] == 0
 assert "samples" not in w and "histograms" not in w
 assert d["metrics"] == [{"step_id": None, "workload_id": None, "key": "score",

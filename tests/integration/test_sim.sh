@@ -22,6 +22,24 @@ expect_fail "unknown profile" $S sim show nosuchdrive
 grep -q "p1-1tb" <<<"$LAST_ERR" || fail "unknown profile: the message lists the built-ins: $LAST_ERR"
 expect_fail "no subcommand" $S sim
 
+echo "== info describes a simulated drive: model, capacity, expected figures"
+$S info sim:sn8100-2tb >"$TEST_TMP/info" || fail "info sim: exits non-zero"
+cat "$TEST_TMP/info"
+grep -qE '^  model +WD_BLACK SN8100 2TB \(simulated\)$' "$TEST_TMP/info" || fail "info: model"
+grep -qE '^  size +2\.00 TB \(2000000000000 bytes\)$' "$TEST_TMP/info" || fail "info: size in TB and bytes"
+grep -q 'SLC cache: 677 GB on an empty drive, 11 GB on a full one' "$TEST_TMP/info" || fail "info: cache"
+$S info sim:sn8100-2tb,scale=0.01 | grep -qE '^  model +WD_BLACK SN8100 2TB \(simulated, scale 0\.01\)$' \
+	|| fail "info: a scaled drive says so"
+$S info sim:sn8100-2tb --json >"$TEST_TMP/info.json"
+python3 - "$TEST_TMP/info.json" <<'PY' || fail "info --json of a simulated drive"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["kind"] == "sim" and d["size"] == 2000000000000, d
+assert d["device"]["model"] == "WD_BLACK SN8100 2TB (simulated)", d
+assert d["device"]["profile"] == "sn8100-2tb" and d["device"]["simulated"] is True
+PY
+expect_fail "info of an unknown profile" $S info sim:nosuchdrive
+
 echo "== a user's profile: the show output runs as a file"
 cp "$TEST_TMP/sn.ini" "$TEST_TMP/mine.ini"
 $S run --target "sim:$TEST_TMP/mine.ini,scale=0.001" --rw write --bs 128k --qd 64 --no-db --json >"$TEST_TMP/mine.json"

@@ -14,10 +14,10 @@ grep -q "idles=5s,10s,15s,30s,60s,120s,240s" "$TEST_TMP/plan.txt" || fail "recla
 grep -q "^total: 16 steps" "$TEST_TMP/plan.txt" || fail "plan total: $(tail -1 "$TEST_TMP/plan.txt")"
 
 # A simulated drive's options apply to the plan: at scale=0.01 the 2 TB
-# drive has 20 GB (18.63 GiB), and a span that fits the full drive is
+# drive has 20 GB, and a span that fits the full drive is
 # refused on the scaled one.
 $SSDBENCH plan --preset full --target sim:sn8100-2tb,scale=0.01 >"$TEST_TMP/scaled.txt"
-grep -q "^plan: preset full on sim:sn8100-2tb,scale=0.01 (18.63 GiB," "$TEST_TMP/scaled.txt" ||
+grep -q "^plan: preset full on sim:sn8100-2tb,scale=0.01 (20.0 GB," "$TEST_TMP/scaled.txt" ||
 	fail "scaled target: $(head -1 "$TEST_TMP/scaled.txt")"
 $SSDBENCH plan --preset full --target sim:sn8100-2tb --set sync_write.span=30GiB >/dev/null ||
 	fail "a 30 GiB span refused on the full-size drive"

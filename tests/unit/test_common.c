@@ -247,6 +247,13 @@ TEST(units_sizes_durations_rates)
 	char b[32];
 	CHECK_EQ_STR(fmt_bytes(4096, b, sizeof b), "4 KiB");
 	CHECK_EQ_STR(fmt_ns(12400, b, sizeof b), "12.4 us");
+	/* Capacities as sold: decimal, three significant digits. */
+	CHECK_EQ_STR(fmt_bytes_si(2000000000000ull, b, sizeof b), "2.00 TB");
+	CHECK_EQ_STR(fmt_bytes_si(677000000000ull, b, sizeof b), "677 GB");
+	CHECK_EQ_STR(fmt_bytes_si(19999997952ull, b, sizeof b), "20.0 GB");
+	CHECK_EQ_STR(fmt_bytes_si(999999999ull, b, sizeof b), "1.00 GB");
+	CHECK_EQ_STR(fmt_bytes_si(375000000000ull, b, sizeof b), "375 GB");
+	CHECK_EQ_STR(fmt_bytes_si(512, b, sizeof b), "512 B");
 }
 
 TEST(errors_wrap_context)

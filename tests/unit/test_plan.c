@@ -15,8 +15,10 @@
 static struct plan plan;	/* large: keep it off the stack */
 static struct plan other;
 
-static const struct plan_target big = { 2000ull * 1000 * 1000 * 1000, 512, false, false, true, 1ull << 30 };
-static const struct plan_target small = { 256 * MiB, 512, false, false, true, 1ull << 30 };
+static const struct plan_target big = { .size = 2000ull * 1000 * 1000 * 1000, .logical_block = 512,
+					.is_block_device = true, .assumed_rate = 1ull << 30 };
+static const struct plan_target small = { .size = 256 * MiB, .logical_block = 512,
+					  .is_block_device = true, .assumed_rate = 1ull << 30 };
 
 static bool contains(const char *hay, const char *needle)
 {
@@ -290,7 +292,9 @@ TEST(estimates_follow_the_parameters)
 {
 	struct sb_err e;
 	struct step_estimate est;
-	struct plan_target t = { 100ull * GiB, 512, false, false, true, 1ull * GiB };
+	/* No rates of its own: everything at the assumed one. */
+	struct plan_target t = { .size = 100ull * GiB, .logical_block = 512,
+				 .is_block_device = true, .assumed_rate = 1ull * GiB };
 	CHECK(plan_init(&plan, "full", &e) == 0);
 	/* Fill: 2 x 100 GiB at 1 GiB/s, 15 min between passes, 5 min after. */
 	plan_estimate_step(plan_find(&plan, "fill"), &t, &est);
