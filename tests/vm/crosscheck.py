@@ -101,6 +101,7 @@ def check_nvme(ours, ctrl, ns, log, sc):
     same("logical_block_size (current LBA format)", ours["logical_block_size"], lbs)
     if "user_capacity" in sc:
         same("size_bytes vs smartctl user_capacity", ours["size_bytes"], sc["user_capacity"]["bytes"])
+        same("logical_block_size vs smartctl", ours["logical_block_size"], sc["logical_block_size"])
 
     h = ours["health"]
     same("health.temperature_c (smart-log K)", h["temperature_c"], log["temperature"] - 273)
