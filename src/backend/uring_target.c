@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "device/file_space.h"
+
 /* A number from sysfs for the device dev (whole disk or partition). */
 static int sysfs_dev_u64(dev_t dev, const char *attr, uint64_t *out)
 {
@@ -163,6 +165,11 @@ int uring_open(const char *spec, const struct open_opts *o,
 		free(t);
 		return sb_errf(e, "%.64s...: path too long", spec);
 	}
+	/* A file grown to --size must fit before it is created or extended. */
+	if (!is_block && o->create_size &&
+	    file_space_check(spec, exists && (uint64_t)st.st_size > o->create_size
+				   ? (uint64_t)st.st_size : o->create_size, e))
+		goto fail;
 	if (is_block ? open_block(spec, o, &fd, e) : open_file(spec, o, &fd, e))
 		goto fail;
 	t->fd = fd;
