@@ -11,7 +11,8 @@
 #
 # Environment: SSDBENCH (the binary the guest runs; default the sanitizer
 # build), VM_KERNEL (a vmlinuz; default the newest /boot/vmlinuz-* whose
-# modules are installed), VM_TIMEOUT (seconds for the whole guest, 290).
+# modules are installed), VM_TIMEOUT (seconds for the whole guest, 900: a
+# guard against a hung guest; each test has its own limit too).
 set -u
 cd "$(dirname "$0")/../.."
 repo=$PWD
@@ -24,7 +25,7 @@ for s in tests/vm/test_vm_*.sh; do
 	[ -n "$pattern" ] && [[ $name != *$pattern* ]] && continue
 	tests+=("$name")
 done
-[ ${#tests[@]} -gt 0 ] || { echo "vm: 0 passed, 0 failed, 0 skipped"; exit 0; }
+[ ${#tests[@]} -gt 0 ] || exit 0
 
 passed=0 failed=0 skipped=0
 skip_all() {
@@ -87,7 +88,7 @@ for d in vda vdb vdc; do
 done
 
 start=$(date +%s)
-timeout -k 5 "${VM_TIMEOUT:-290}" "$qemu" -nodefaults -no-reboot -display none \
+timeout -k 5 "${VM_TIMEOUT:-900}" "$qemu" -nodefaults -no-reboot -display none \
 	-machine pc -accel tcg,thread=multi -cpu max -smp 2 -m 1536 \
 	-kernel "$kernel" -initrd "$vm_tmp/initrd.gz" \
 	-append "console=ttyS0 panic=-1 loglevel=4 nvme.poll_queues=2 ssdbench.share=$share ssdbench.repo=$repo" \
