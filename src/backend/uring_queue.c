@@ -211,11 +211,16 @@ static int uring_queue_create(struct backend_target *t, const struct queue_opts 
 	memset(q->bufmem, 0, total);
 	if (open_queue_fd(q, o, e))
 		goto fail;
-	if (ring_setup(q, o->depth, o->iopoll, o->sqpoll, e))
+	/* A queue that says it has no poll queues is not polled: a polled
+	   ring would only spin while interrupts complete the I/O. */
+	bool iopoll = o->iopoll && !t->facts.cannot_poll;
+	if (ring_setup(q, o->depth, iopoll, o->sqpoll, e))
 		goto fail;
 	const char *base = o->sqpoll ? "sqpoll" : "interrupt";
 	snprintf(q->mode, sizeof q->mode, "%s", base);
-	if (o->iopoll) {
+	if (o->iopoll && !iopoll) {
+		snprintf(q->mode, sizeof q->mode, "%s (device cannot poll)", base);
+	} else if (iopoll) {
 		int res = 0;
 		if (probe_iopoll(q, &res, e))
 			goto fail;

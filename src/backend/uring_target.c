@@ -61,6 +61,8 @@ static int block_facts(int fd, dev_t rdev, struct target_facts *f,
 	f->rotational = !sysfs_dev_u64(rdev, "queue/rotational", &v) && v;
 	v = 0;
 	f->discard = !sysfs_dev_u64(rdev, "queue/discard_max_bytes", &v) && v > 0;
+	v = 1;
+	f->cannot_poll = !sysfs_dev_u64(rdev, "queue/io_poll", &v) && v == 0;
 	snprintf(f->kind, sizeof f->kind, "block");
 	return 0;
 }
