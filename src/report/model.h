@@ -99,6 +99,9 @@ struct rpt_run {
 	char started_at[32], finished_at[32];
 	char *command_line, *host_json, *facts_json, *params_json;
 	uint64_t capacity;	/* bytes, from the target facts; 0 unknown */
+	/* Waits of the I/O threads for the collector, over every workload
+	   (0 in a healthy run), and their total time. */
+	uint64_t driver_stalls, driver_stall_ns;
 	struct rpt_step *steps;	/* in run order, each name once */
 	size_t nsteps;
 	struct rpt_workload *wl;

@@ -18,6 +18,7 @@
 const struct param_desc step_common_params[] = {
 	{ "enabled", PT_BOOL, 0, 0, NULL, "run this step (yes/no)" },
 	{ "rest", PT_DURATION, 0, 0, NULL, "idle time after the step" },
+	{ "monitor", PT_DURATION, 0, 0, NULL, "device readings (health, temperature) every this long while the step's workloads run; 0 = only before and after the step.  Fills and preconditioning only: a health query (on SATA a non-queued command, so the drive drains its queue) disturbs the latency being measured" },
 	{ NULL, 0, 0, 0, NULL, NULL },
 };
 
@@ -443,6 +444,17 @@ const struct step_kind step_kinds[] = {
 	{ "boot", boot_params, true, true, check_boot, est_boot },
 	{ NULL, NULL, false, false, NULL, NULL },
 };
+
+bool step_kind_may_monitor(const struct step_kind *k)
+{
+	/* Long writes whose figures are throughput over minutes, where a
+	   reading every few seconds costs nothing that is reported. */
+	static const char *const kinds[] = { "fill", "cssd_precond", "ss_precond" };
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (!strcmp(k->name, kinds[i]))
+			return true;
+	return false;
+}
 
 const struct step_kind *step_kind_find(const char *name)
 {
