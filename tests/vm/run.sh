@@ -77,7 +77,7 @@ truncate -s 512M "$vm_tmp/nvme.img"
 truncate -s 256M "$vm_tmp/sata.img"
 for d in vda vdb vdc; do truncate -s 64M "$vm_tmp/$d.img"; done
 disks=(
-	-drive "file=$vm_tmp/nvme.img,if=none,id=nvm,format=raw,cache=none,aio=threads"
+	-drive "file=$vm_tmp/nvme.img,if=none,id=nvm,format=raw,cache=none,aio=threads,discard=unmap"
 	-device "nvme,serial=SSDB-NVME-0001,drive=nvm,id=nvme0"
 	-device ahci,id=ahci
 	-drive "file=$vm_tmp/sata.img,if=none,id=sata,format=raw,discard=unmap,cache=none"
