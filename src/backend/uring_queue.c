@@ -347,11 +347,23 @@ static int enter_submit(struct backend_queue *q, struct sb_err *e)
 	return 0;
 }
 
-/* A trim by BLKDISCARD, as fio's io_uring engine does without the command. */
+/*
+ * A trim by BLKDISCARD, as fio's io_uring engine does without the command.
+ * Through a descriptor that is not the exclusive one, kernels before the
+ * discard command (6.1) only invalidate the range's page cache and fail
+ * with EBUSY on dirty pages, e.g. a buffered writer's (the boot step's);
+ * the range is then written back, as newer kernels do first, and the
+ * discard tried once more.
+ */
 static void discard_now(struct backend_queue *q, const struct io_req *r)
 {
 	uint64_t range[2] = { r->offset, r->len };
 	int res = ioctl(q->fd, BLKDISCARD, range) ? -errno : 0;
+	if (res == -EBUSY &&
+	    !sync_file_range(q->fd, (off64_t)r->offset, (off64_t)r->len,
+			     SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+			     SYNC_FILE_RANGE_WAIT_AFTER))
+		res = ioctl(q->fd, BLKDISCARD, range) ? -errno : 0;
 	q->local[q->nlocal++] = (struct io_cpl){ .user_data = r->user_data, .res = res,
 						 .t_done_ns = uring_now(q->t) };
 }

@@ -43,9 +43,9 @@ int file_space_check(const char *path, uint64_t size, struct sb_err *e)
 	fmt_bytes(need, nd, sizeof nd);
 	fmt_bytes(avail, av, sizeof av);
 	if (allocated)
-		return sb_errf(e, "%s: --size %s needs %s more than the file holds, but its "
+		return sb_errf(e, "%s: a %s file needs %s more than it holds, but its "
 			       "filesystem has only %s free; give a smaller --size or free space",
 			       path, sz, nd, av);
-	return sb_errf(e, "%s: --size %s does not fit: its filesystem has only %s free; "
+	return sb_errf(e, "%s: a %s file does not fit: its filesystem has only %s free; "
 		       "give a smaller --size or free space", path, sz, av);
 }
