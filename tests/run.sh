@@ -2,7 +2,8 @@
 # Runs every test: the sanitizer-built unit test programs, then the
 # integration scripts (real files, loop devices, zram, fio) against the
 # sanitizer-built binary, then the VM tests (tests/vm/run.sh: QEMU NVMe,
-# AHCI, device-mapper, md, null_blk behind a real kernel).  Ends with one line "tests: N passed, N failed".
+# AHCI, device-mapper, md, null_blk behind a real kernel).  Ends with one
+# line "tests: N passed, N failed, N skipped".
 #
 #   tests/run.sh            everything
 #   tests/run.sh PATTERN    only unit programs / scripts whose name has PATTERN
