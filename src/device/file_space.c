@@ -32,6 +32,9 @@ int file_space_check(const char *path, uint64_t size, struct sb_err *e)
 	struct statvfs fs;
 	if (statvfs(where, &fs))
 		return sb_errno(e, errno, "%s: cannot ask its filesystem for the free space", path);
+	/* ramfs and the like count no blocks at all: nothing to go by. */
+	if (fs.f_blocks == 0)
+		return 0;
 	/* Root may use the blocks a filesystem reserves (ext4's 5 %); others not. */
 	uint64_t blocks = geteuid() == 0 ? fs.f_bfree : fs.f_bavail;
 	uint64_t avail = blocks * (uint64_t)fs.f_frsize;

@@ -15,7 +15,7 @@
  * bytes: what it lacks (size minus the blocks already allocated to it) is
  * at most the free space of the filesystem it is or will be on.  -1 with a
  * message naming both sizes otherwise, or when the filesystem cannot be
- * asked.
+ * asked.  A filesystem that counts no blocks (ramfs) is not checked.
  */
 int file_space_check(const char *path, uint64_t size, struct sb_err *e);
 
