@@ -3,6 +3,7 @@
 #
 #   make            release build:   build/ssdbench
 #   make test       sanitizer build (ASan + UBSan) and every test
+#   make test-vm    only the VM tests (tests/vm/: a QEMU guest, real drivers)
 #   make install    build/ssdbench into $(PREFIX)/bin, its manual page and
 #                   bash completion beside it (DESTDIR for packages)
 
@@ -25,7 +26,7 @@ REL_FLAGS := $(BASE) -O2 $(DEPS_CFLAGS) $(CFLAGS)
 SAN_FLAGS := $(BASE) -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
              -fno-sanitize-recover=undefined -DSSDBENCH_SIM_CHECKS $(DEPS_CFLAGS) $(CFLAGS)
 
-.PHONY: all test unit san install clean man
+.PHONY: all test test-vm unit san install clean man
 all: build/ssdbench build/ssdbench.1
 man: build/ssdbench.1
 
@@ -62,6 +63,9 @@ unit: $(UNIT_BINS)
 
 test: all san
 	tests/run.sh
+
+test-vm: all san
+	tests/run.sh vm_
 
 install: build/ssdbench build/ssdbench.1
 	install -D -m 0755 build/ssdbench $(DESTDIR)$(PREFIX)/bin/ssdbench

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Runs every test: the sanitizer-built unit test programs, then the
 # integration scripts (real files, loop devices, zram, fio) against the
-# sanitizer-built binary.  Ends with one line "tests: N passed, N failed".
+# sanitizer-built binary, then the VM tests (tests/vm/run.sh: QEMU NVMe,
+# AHCI, device-mapper, md, null_blk behind a real kernel).  Ends with one
+# line "tests: N passed, N failed, N skipped".
 #
 #   tests/run.sh            everything
 #   tests/run.sh PATTERN    only unit programs / scripts whose name has PATTERN
+#                           (vm_: only the VM tests, as `make test-vm`)
 set -u
 cd "$(dirname "$0")/.."
 pattern=${1:-}
@@ -48,6 +51,18 @@ for s in tests/integration/test_*.sh; do
 	   echo "integration $name: FAILED (${secs}s), last lines of $log:"; tail -30 "$log" ;;
 	esac
 done
+
+# The VM tests (tests/vm/): one guest boots for all that match; each counts
+# as its own test, skipped with the reason when qemu or a kernel is missing.
+tests/vm/run.sh "$pattern" 2>&1 | tee tests/artefacts/vm-run.log
+while read -r _ name verdict; do
+	name=${name%:}
+	case $verdict in
+	ok*) passed=$((passed + 1)) ;;
+	skipped*) skipped=$((skipped + 1)) ;;
+	FAILED*) failed=$((failed + 1)); failures+=("$name") ;;
+	esac
+done < <(grep -E '^vm test_vm_[a-z0-9_]+: ' tests/artefacts/vm-run.log)
 
 [ ${#failures[@]} -gt 0 ] && echo "failed: ${failures[*]}"
 echo "tests: $passed passed, $failed failed, $skipped skipped"

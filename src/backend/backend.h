@@ -47,6 +47,10 @@ struct target_facts {
 	bool is_sim;
 	bool rotational;
 	bool discard;		/* trims do something */
+	/* Block device whose queue says it has no poll queues (queue/io_poll
+	   0): kernels before ~6.6 accept polled I/O there and complete it by
+	   interrupt, so a probe read cannot tell. */
+	bool cannot_poll;
 	char path[512];
 	char kind[32];		/* "block", "file", "sim" */
 };

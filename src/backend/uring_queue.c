@@ -275,11 +275,16 @@ static int uring_queue_create(struct backend_target *t, const struct queue_opts 
 		goto fail;
 	if (open_queue_fd(q, o, e))
 		goto fail;
-	if (ring_setup(q, o->depth, o->iopoll, o->sqpoll, e))
+	/* A queue that says it has no poll queues is not polled: a polled
+	   ring would only spin while interrupts complete the I/O. */
+	bool iopoll = o->iopoll && !t->facts.cannot_poll;
+	if (ring_setup(q, o->depth, iopoll, o->sqpoll, e))
 		goto fail;
 	const char *base = o->sqpoll ? "sqpoll" : "interrupt";
 	snprintf(q->mode, sizeof q->mode, "%s", base);
-	if (o->iopoll) {
+	if (o->iopoll && !iopoll) {
+		snprintf(q->mode, sizeof q->mode, "%s (device cannot poll)", base);
+	} else if (iopoll) {
 		int res = 0;
 		if (probe_iopoll(q, &res, e))
 			goto fail;
@@ -344,11 +349,23 @@ static int enter_submit(struct backend_queue *q, struct sb_err *e)
 	return 0;
 }
 
-/* A trim by BLKDISCARD, as fio's io_uring engine does without the command. */
+/*
+ * A trim by BLKDISCARD, as fio's io_uring engine does without the command.
+ * Through a descriptor that is not the exclusive one, kernels before the
+ * discard command (6.1) only invalidate the range's page cache and fail
+ * with EBUSY on dirty pages, e.g. a buffered writer's (the boot step's);
+ * the range is then written back, as newer kernels do first, and the
+ * discard tried once more.
+ */
 static void discard_now(struct backend_queue *q, const struct io_req *r)
 {
 	uint64_t range[2] = { r->offset, r->len };
 	int res = ioctl(q->fd, BLKDISCARD, range) ? -errno : 0;
+	if (res == -EBUSY &&
+	    !sync_file_range(q->fd, (off64_t)r->offset, (off64_t)r->len,
+			     SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+			     SYNC_FILE_RANGE_WAIT_AFTER))
+		res = ioctl(q->fd, BLKDISCARD, range) ? -errno : 0;
 	q->local[q->nlocal++] = (struct io_cpl){ .user_data = r->user_data, .res = res,
 						 .t_done_ns = uring_now(q->t) };
 }

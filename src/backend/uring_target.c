@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "device/file_space.h"
+
 /* A number from sysfs for the device dev (whole disk or partition). */
 static int sysfs_dev_u64(dev_t dev, const char *attr, uint64_t *out)
 {
@@ -59,6 +61,8 @@ static int block_facts(int fd, dev_t rdev, struct target_facts *f,
 	f->rotational = !sysfs_dev_u64(rdev, "queue/rotational", &v) && v;
 	v = 0;
 	f->discard = !sysfs_dev_u64(rdev, "queue/discard_max_bytes", &v) && v > 0;
+	v = 1;
+	f->cannot_poll = !sysfs_dev_u64(rdev, "queue/io_poll", &v) && v == 0;
 	snprintf(f->kind, sizeof f->kind, "block");
 	return 0;
 }
@@ -163,6 +167,11 @@ int uring_open(const char *spec, const struct open_opts *o,
 		free(t);
 		return sb_errf(e, "%.64s...: path too long", spec);
 	}
+	/* A file grown to --size must fit before it is created or extended. */
+	if (!is_block && o->create_size &&
+	    file_space_check(spec, exists && (uint64_t)st.st_size > o->create_size
+				   ? (uint64_t)st.st_size : o->create_size, e))
+		goto fail;
 	if (is_block ? open_block(spec, o, &fd, e) : open_file(spec, o, &fd, e))
 		goto fail;
 	t->fd = fd;

@@ -37,9 +37,10 @@ int cmd_suite(int argc, char **argv)
 	if (!t.is_sim) {
 		struct safety_request sr = { o.target, true, o.destroy_data };
 		if (safety_check(&sr, &e)) {
+			/* A refusal, not bad usage: 1, as run and purge. */
 			fprintf(stderr, "ssdbench suite: %s\n", e.msg);
 			free(p);
-			return 2;
+			return 1;
 		}
 	}
 	char sz[32];

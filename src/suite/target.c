@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "device/file_space.h"
 #include "sim/headline.h"
 #include "sim/profile.h"
 #include "sim/spec.h"
@@ -78,7 +79,7 @@ int plan_target_probe(const char *spec, uint64_t file_size,
 			t->is_file = true;
 			t->size = file_size;
 			t->logical_block = 512;
-			return 0;
+			return file_space_check(spec, t->size, e);
 		}
 		return sb_errno(e, errno, "target %s", spec);
 	}
@@ -107,7 +108,7 @@ int plan_target_probe(const char *spec, uint64_t file_size,
 		t->logical_block = 512;
 		if (t->size == 0)
 			return sb_errf(e, "target %s is an empty file: give --size", spec);
-		return 0;
+		return file_size ? file_space_check(spec, t->size, e) : 0;
 	}
 	return sb_errf(e, "target %s is neither a block device, a regular file nor sim:PROFILE",
 		       spec);
