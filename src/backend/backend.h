@@ -62,7 +62,7 @@ struct queue_opts {
 	uint32_t buf_size;	/* bytes each, aligned for O_DIRECT */
 	bool iopoll;		/* ask for polled completions */
 	bool sqpoll;		/* ask for kernel submission polling */
-	uint32_t batch;		/* completions to wait for per reap, 0 = auto */
+	uint32_t batch;		/* completions to wait for per reap, at least 1 */
 	bool sync;		/* O_SYNC writes */
 	bool buffered;		/* no O_DIRECT: page cache (boot workload) */
 };

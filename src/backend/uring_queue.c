@@ -8,8 +8,8 @@
  *   - DEFER_TASKRUN|SINGLE_ISSUER keeps completions from waking the thread
  *     one by one: they are posted when we enter to wait for them;
  *   - the file is registered and the buffers are fixed.
- * reap() reads the clock once after each wait and stamps every completion
- * of that batch with it (see docs/run.md on batching and latency).
+ * reap() stamps each completion with a clock read made as soon as the
+ * ring's tail shows it (see docs/run.md on batching and latency).
  *
  * reap()'s policy, from A/B measurements on loop devices and zram
  * (bench/README.md): submit and wait are two steps.  The submit enter
@@ -270,20 +270,33 @@ static int uring_submit(struct backend_queue *q, const struct io_req *reqs,
 	return 0;
 }
 
+/*
+ * Take up to max completions, each stamped with a clock read made right
+ * after the ring's tail first showed it: a completion posted while we walk
+ * the ring (without DEFER_TASKRUN the kernel posts them at any time) gets
+ * the later stamp of the tail read that found it, never an earlier one,
+ * and none waits for the rest of a batch to be stamped.
+ */
 static uint32_t take_completions(struct backend_queue *q, struct io_cpl *out,
-				 uint32_t max, uint64_t now)
+				 uint32_t max)
 {
-	struct io_uring_cqe *cqe;
-	unsigned head, n = 0;
-	io_uring_for_each_cqe(&q->ring, head, cqe) {
-		if (n == max)
-			break;
-		out[n].user_data = cqe->user_data;
-		out[n].res = cqe->res;
-		out[n].t_done_ns = now;
-		n++;
+	uint32_t n = 0;
+	unsigned ready;
+	while (n < max && (ready = io_uring_cq_ready(&q->ring))) {
+		uint64_t now = uring_now(q->t);
+		struct io_uring_cqe *cqe;
+		unsigned head, k = 0;
+		io_uring_for_each_cqe(&q->ring, head, cqe) {
+			if (k == ready || n == max)
+				break;
+			out[n].user_data = cqe->user_data;
+			out[n].res = cqe->res;
+			out[n].t_done_ns = now;
+			n++;
+			k++;
+		}
+		io_uring_cq_advance(&q->ring, k);
 	}
-	io_uring_cq_advance(&q->ring, n);
 	return n;
 }
 
@@ -305,7 +318,7 @@ static int uring_reap(struct backend_queue *q, struct io_cpl *out, uint32_t min,
 	    submit_pending(q, e))
 		return -1;
 	if (io_uring_cq_ready(&q->ring) >= min)
-		return (int)take_completions(q, out, max, uring_now(q->t));
+		return (int)take_completions(q, out, max);
 
 	struct io_uring_cqe *cqe;
 	int r;
@@ -320,7 +333,7 @@ static int uring_reap(struct backend_queue *q, struct io_cpl *out, uint32_t min,
 	}
 	if (r < 0 && r != -ETIME && r != -EINTR && r != -EAGAIN && r != -EBUSY)
 		return sb_errno(e, -r, "io_uring wait");
-	return (int)take_completions(q, out, max, uring_now(q->t));
+	return (int)take_completions(q, out, max);
 }
 
 const struct backend_ops backend_uring = {

@@ -158,6 +158,7 @@ int cmd_run(int argc, char **argv)
 		free(o);
 		return 2;
 	}
+	sink.batch = o->batch;
 	if (o->help) {
 		run_options_usage();
 		free(o);

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/run_view.h"
+#include "common/rank.h"
 #include "common/json.h"
 #include "common/units.h"
 
@@ -30,6 +32,7 @@ void run_print_summary(FILE *out, const struct run_report *r)
 		r->run_id ? "" : ", not stored");
 	if (r->run_id)
 		fprintf(out, "run %" PRId64 " stored\n", r->run_id);
+	bool marked = false;
 	for (uint32_t i = 0; i < res->nworkloads; i++) {
 		const struct workload_result *wr = &res->wl[i];
 		char desc[128];
@@ -48,16 +51,21 @@ void run_print_summary(FILE *out, const struct run_report *r)
 				per_second(wr->ios[d], wr->measured_ns), mbps,
 				r->mib ? "MiB/s" : "MB/s", wr->ios[d],
 				fmt_bytes(wr->bytes[d], a, sizeof a));
-			static const double ps[] = { 50, 99, 99.9, 99.99, 99.9999 };
-			static const char *names[] = { "p50", "p99", "p99.9", "p99.99", "p99.9999" };
-			uint64_t v[5];
-			hist_percentiles(h, ps, 5, v);
+			uint64_t v[RUN_VIEW_NPCT];
+			hist_percentiles(h, run_view_pcts, RUN_VIEW_NPCT, v);
 			fprintf(out, "        lat mean %s", fmt_ns((uint64_t)hist_mean(h), a, sizeof a));
-			for (int k = 0; k < 5; k++)
-				fprintf(out, ", %s %s", names[k], fmt_ns(v[k], a, sizeof a));
+			for (int k = 0; k < RUN_VIEW_NPCT; k++) {
+				bool ok = percentile_supported(run_view_pcts[k], h->count);
+				marked |= !ok;
+				fprintf(out, ", %s %s", run_view_pct_names[k],
+					ok ? fmt_ns(v[k], a, sizeof a) : PCT_AT_MAX);
+			}
 			fprintf(out, ", max %s\n", fmt_ns(h->max, a, sizeof a));
 		}
 	}
+	if (marked)
+		fprintf(out, "\n%s: fewer than one I/O beyond that percentile, so it is "
+			"only the max\n", PCT_AT_MAX);
 	if (strcmp(r->status, "done"))
 		fprintf(out, "\nstatus: %s%s%s\n", r->status, r->error ? ": " : "",
 			r->error ? r->error : "");
@@ -78,12 +86,19 @@ static void json_dir(struct json_writer *j, enum io_dir d, const struct workload
 	json_object_begin(j, "percentiles");
 	uint64_t v[NJSON_PCTS];
 	hist_percentiles(h, json_pcts, NJSON_PCTS, v);
+	char key[NJSON_PCTS][32];
 	for (size_t k = 0; k < NJSON_PCTS; k++) {
-		char key[32];
-		snprintf(key, sizeof key, "%.6f", json_pcts[k]);
-		json_u64(j, key, v[k]);
+		snprintf(key[k], sizeof key[k], "%.6f", json_pcts[k]);
+		json_u64(j, key[k], v[k]);
 	}
 	json_object_end(j);
+	/* Keys above with fewer than one I/O beyond them: their value is
+	   only the max, not a measured percentile. */
+	json_array_begin(j, "unsupported_percentiles");
+	for (size_t k = 0; k < NJSON_PCTS; k++)
+		if (!percentile_supported(json_pcts[k], h->count))
+			json_string(j, NULL, key[k]);
+	json_array_end(j);
 	json_object_end(j);
 	json_object_end(j);
 }

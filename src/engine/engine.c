@@ -12,7 +12,6 @@
 #include "engine/internal.h"
 
 #define DEFAULT_INTERVAL_NS 100000000ull
-#define MAX_BATCH 16u
 
 struct engine {
 	const struct backend_ops *ops;
@@ -149,24 +148,6 @@ void run_publish_at(struct run *r, struct job **jobs, uint32_t n, uint64_t bound
 	for (uint32_t i = 0; i < n; i++)
 		if (ends_at(jobs[i], boundary))
 			next_buffer(r, jobs[i]);
-}
-
-/*
- * Completions to wait for per reap when the user did not say.  Waiting
- * for k completions delays the reap (and so the measured latency) of the
- * first k-1 by up to k-1 completion gaps; at queue depth q that is at most
- * (k-1)/q of a latency.  qd/8 keeps that under 12.5 % of the worst case
- * while cutting the wakeups that dominate CPU per I/O here; QD<=8 waits
- * for each completion, so low-QD latency is exact to the reap.
- */
-static uint32_t auto_batch(const struct workload *w, uint32_t n)
-{
-	uint32_t qd = UINT32_MAX;
-	for (uint32_t i = 0; i < n; i++)
-		if (w[i].qd < qd)
-			qd = w[i].qd;
-	uint32_t b = qd / 8;
-	return b < 1 ? 1 : b > MAX_BATCH ? MAX_BATCH : b;
 }
 
 static bool workload_writes(const struct workload *w)
@@ -344,10 +325,10 @@ int engine_run(struct engine *eng, const struct workload *w, uint32_t n,
 	r.target = eng->target;
 	r.opts = &eng->opts;
 	r.interval = eng->opts.interval_ns ? eng->opts.interval_ns : DEFAULT_INTERVAL_NS;
-	/* In virtual time a batch would hold completed slots idle until the
-	   k-th completion and lower the device's measured throughput. */
-	r.batch = eng->opts.batch ? eng->opts.batch :
-		  eng->ops->caps.virtual_time ? 1 : auto_batch(w, n);
+	/* One completion per wait unless asked (fio's default,
+	   iodepth_batch_complete_min=1): waiting for k delays the stamps of
+	   the first k-1 of them, see docs/run.md. */
+	r.batch = eng->opts.batch ? eng->opts.batch : 1;
 
 	int rc = -1;
 	struct driver *drv = NULL;

@@ -27,7 +27,7 @@ struct engine_opts {
 	const volatile int *interrupted;	/* set by the CLI on SIGINT */
 	bool iopoll;		/* ask for polled completions */
 	bool sqpoll;		/* ask for SQ polling */
-	uint32_t batch;		/* completions per wait, 0 = auto */
+	uint32_t batch;		/* completions per wait, 0 = 1 (as fio) */
 	uint64_t interval_ns;	/* sample interval, default 100 ms */
 	const char *iolog_path;	/* per-I/O log (CSV), NULL = none */
 	const char *sim_options;

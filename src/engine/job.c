@@ -57,8 +57,9 @@ int job_init(struct job *j, struct wl_state *wl, uint32_t index, uint32_t gindex
 	/* Job index in the top 16 bits, a 48-bit counter below: unique in the
 	   run; the run's salt makes runs differ. */
 	j->stamp_base = wl->run->stamp_salt ^ ((uint64_t)gindex << 48);
-	uint64_t blocks = w->stop_bytes / w->bs;
-	j->quota = (blocks / w->jobs + (index < blocks % w->jobs)) * w->bs;
+	if (w->pattern == PATTERN_SEQ)
+		j->quota = seq_quota_blocks(w->span_len / w->bs, w->jobs, index,
+					    w->stop_bytes / w->bs) * w->bs;
 	/* The workload's rate, split evenly: jobs run alike. */
 	j->rate = w->rate / w->jobs + (index < w->rate % w->jobs);
 	if (w->rate && !j->rate)
@@ -205,6 +206,9 @@ uint32_t job_prepare(struct job *j, uint64_t now, struct io_req *out)
 	if (!j->stopping && (atomic_load_explicit(&wl->stop, memory_order_relaxed) ||
 			     atomic_load_explicit(&wl->run->abort, memory_order_relaxed) ||
 			     now >= wl->stop_at))
+		j->stopping = true;
+	/* A sequential job with an empty slice (more jobs than blocks). */
+	if (!j->og.nblocks)
 		j->stopping = true;
 	j->blocked_until = 0;
 	while (!j->stopping && j->nfree) {

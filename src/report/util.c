@@ -4,6 +4,8 @@
  */
 #include "report/report_int.h"
 
+#include "common/rank.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -314,19 +316,37 @@ int rank_bars(struct rctx *x, const char *step, const char *what,
 
 bool qos_supported(const struct rpt_lat *l, double p)
 {
-	return (double)l->count * (1 - p / 100) >= 1;
+	return percentile_supported(p, l->count);
 }
 
-void qos_cells(FILE *f, const struct rpt_lat *l)
+bool pct_cell(FILE *f, const struct rpt_lat *l, double p)
+{
+	char b[32];
+	bool ok = qos_supported(l, p);
+	if (ok)
+		page_td_class(f, "num", "%s", fmt_lat(rpt_lat_at(l, p), b, 32));
+	else
+		page_td_class(f, "num", "%s", PCT_UNSUPPORTED);
+	return !ok;
+}
+
+void pct_note(FILE *f, bool marked)
+{
+	if (marked)
+		page_para(f, "A percentile marked %s has fewer than one I/O beyond it: "
+		  "its value would only be the max, so it is not shown as "
+		  "measured.", PCT_UNSUPPORTED);
+}
+
+bool qos_cells(FILE *f, const struct rpt_lat *l)
 {
 	static const double ps[] = { 50, 90, 99, 99.9, 99.99, 99.999, 99.9999 };
 	char b[32];
-	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
-		bool ok = qos_supported(l, ps[i]);
-		page_td_class(f, "num", "%s",
-			      ok ? fmt_lat(rpt_lat_at(l, ps[i]), b, 32) : "-");
-	}
+	bool marked = false;
+	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++)
+		marked |= pct_cell(f, l, ps[i]);
 	page_td_class(f, "num", "%s", fmt_lat(l->max_us, b, 32));
+	return marked;
 }
 
 int nines_chart(struct rctx *x, const char *step,
