@@ -16,7 +16,7 @@ enum key_id {
 	K_BYTES, K_RAMP, K_SYNC, K_RATE, K_TRIM, K_FSYNC_EVERY, K_BUFFERED,
 	K_DIRECT, K_POLL, K_SQPOLL, K_BATCH, K_INTERVAL, K_IOLOG, K_SEED,
 	K_DESTROY, K_JSON, K_MIB, K_DB, K_NO_DB, K_JOB, K_NAME, K_TIME_BASED,
-	K_HELP,
+	K_HELP, K_RANDDIST,
 };
 
 struct key {
@@ -60,6 +60,7 @@ static const struct key keys[] = {
 	{ "name", NULL, K_NAME, SCOPE_WORKLOAD, false },
 	{ "time_based", NULL, K_TIME_BASED, SCOPE_WORKLOAD, true },
 	{ "help", NULL, K_HELP, SCOPE_RUN, true },
+	{ "random_distribution", NULL, K_RANDDIST, SCOPE_WORKLOAD, false },
 };
 
 void run_options_usage(void)
@@ -88,6 +89,8 @@ void run_options_usage(void)
 "  --fsync-every SIZE   fsync after every SIZE written per job\n"
 "  --buffered           page cache instead of O_DIRECT [direct=0]\n"
 "  --seed N             offsets and data (default: from the clock)\n"
+"  --random_distribution D  random offsets: uniform, zipf:THETA, pareto:H,\n"
+"                       normal:DEV, zoned:ACCESS%%/SPAN%%:... (as fio)\n"
 "  --name NAME          workload name\n"
 "engine:\n"
 "  --poll               polled completions (IOPOLL) when the device has poll queues [hipri]\n"
@@ -258,6 +261,8 @@ static int apply(struct run_options *o, struct run_wl_spec *s, const struct key 
 	case K_HELP:
 		o->help = true;
 		return 0;
+	case K_RANDDIST:
+		return access_dist_parse(v, &s->w.dist, e);
 	}
 	return sb_errf(e, "%s: not handled", k->name);
 }

@@ -29,6 +29,7 @@ void offset_gen_init(struct offset_gen *g, const struct workload *w,
 	g->bs = w->bs;
 	g->pattern = w->pattern;
 	g->next = 0;
+	g->ds.def.kind = DIST_UNIFORM;
 	rng_seed(&g->rng, seed);
 	uint64_t blocks = w->span_len / w->bs;
 	if (w->pattern == PATTERN_SEQ) {
@@ -38,5 +39,10 @@ void offset_gen_init(struct offset_gen *g, const struct workload *w,
 	} else {
 		g->base = w->span_offset;
 		g->nblocks = blocks;
+		/* workload_validate has tried this distribution on this span:
+		   it cannot fail here. */
+		struct sb_err e;
+		if (w->dist.kind != DIST_UNIFORM)
+			dist_sampler_init(&g->ds, &w->dist, blocks, seed, &e);
 	}
 }

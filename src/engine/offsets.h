@@ -22,6 +22,7 @@ struct offset_gen {
 	enum access_pattern pattern;
 	uint64_t next;		/* sequential: next block index */
 	struct rng rng;
+	struct dist_sampler ds;	/* random, not uniform */
 };
 
 /*
@@ -44,7 +45,8 @@ static inline uint64_t offset_next(struct offset_gen *g)
 {
 	uint64_t blk;
 	if (g->pattern == PATTERN_RAND) {
-		blk = rng_below(&g->rng, g->nblocks);
+		blk = g->ds.def.kind == DIST_UNIFORM ? rng_below(&g->rng, g->nblocks)
+						     : dist_next_block(&g->ds, &g->rng);
 	} else {
 		blk = g->next;
 		if (++g->next == g->nblocks)

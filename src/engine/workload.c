@@ -62,6 +62,14 @@ int workload_validate(struct workload *w, uint64_t target_size,
 	if (w->span_len < w->bs)
 		return sb_errf(e, "span of %s is too small for one block of %s",
 			       fmt_bytes(w->span_len, a, sizeof a), fmt_bytes(w->bs, b, sizeof b));
+	if (w->dist.kind != DIST_UNIFORM) {
+		struct dist_sampler ds;
+		if (w->pattern != PATTERN_RAND)
+			return sb_errf(e, "random_distribution applies to random I/O "
+				       "(randread, randwrite, randrw, randtrim)");
+		if (dist_sampler_init(&ds, &w->dist, w->span_len / w->bs, 0, e))
+			return -1;
+	}
 	/* Byte stops count whole blocks, so the count can be exact. */
 	if (w->stop_bytes) {
 		w->stop_bytes -= w->stop_bytes % w->bs;
@@ -91,6 +99,10 @@ const char *workload_describe(const struct workload *w, char *buf, unsigned len)
 	if (n > 0 && (unsigned)n < len && w->read_pct != 0 && w->read_pct != 100 && w->trim_pct != 100)
 		n += snprintf(buf + n, len - n, " %u%% read", w->read_pct);
 	if (n > 0 && (unsigned)n < len && w->trim_pct && w->trim_pct != 100)
-		snprintf(buf + n, len - n, " %u%% trim", w->trim_pct);
+		n += snprintf(buf + n, len - n, " %u%% trim", w->trim_pct);
+	if (n > 0 && (unsigned)n < len && w->dist.kind != DIST_UNIFORM) {
+		char d[256];
+		snprintf(buf + n, len - n, " %s", access_dist_format(&w->dist, d, sizeof d));
+	}
 	return buf;
 }

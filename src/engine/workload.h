@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "engine/distribution.h"
 
 enum access_pattern { PATTERN_SEQ, PATTERN_RAND };
 
@@ -36,6 +37,7 @@ struct workload {
 	uint64_t fsync_every;	/* bytes written per job between fsyncs, 0 = never */
 	uint64_t rate;		/* bytes/s over all jobs, 0 = unlimited */
 	uint64_t seed;		/* offsets and data; 0 = derive from time */
+	struct access_dist dist;	/* random offsets; zeroed = uniform */
 };
 
 /* Defaults: sequential read, 4 KiB, QD1, 1 job, whole target, seed 0. */
@@ -56,7 +58,8 @@ const char *workload_rw(const struct workload *w);
 struct json_writer;
 /*
  * The workload's members (name, description, pattern, rw, read_pct, bs,
- * qd, jobs, span, stops, ramp, sync, buffered, fsync_every, rate, seed)
+ * qd, jobs, span, stops, ramp, sync, buffered, fsync_every, rate, seed,
+ * random_distribution)
  * into the current JSON object: the one form run output, the database and
  * the report all read.
  */

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# random_distribution through `run` on a simulated drive: the per-I/O log's
+# offsets fall into the zones with their shares (within 1 %), the
+# definition is recorded in the JSON output and the database, a job file
+# sets it per section, and bad definitions are refused before any I/O.
+source "$(dirname "$0")/lib.sh"
+S=$SSDBENCH
+T=sim:p1-1tb,scale=0.001
+
+echo "== zoned from the command line: shares of the logged offsets"
+$S run --target $T --rw randread --qd 8 --bytes 800m --seed 5 \
+	--random_distribution zoned:50/5:30/15:20/80 --iolog "$TEST_TMP/io.csv" \
+	--db "$TEST_TMP/r.db" --json >"$TEST_TMP/out.json" || fail "run"
+python3 - "$TEST_TMP/io.csv" "$TEST_TMP/out.json" <<'PY' || fail "zone shares"
+import csv, json, sys
+d = json.load(open(sys.argv[2]))
+size = d["target"]["size"]
+w = d["workloads"][0]
+assert w["random_distribution"] == "zoned:50/5:30/15:20/80", w
+assert "zoned:50/5:30/15:20/80" in w["description"], w["description"]
+blocks = size // 4096
+bounds = [blocks * 5 // 100, blocks * 20 // 100, blocks]
+want = [0.50, 0.30, 0.20]
+n = [0, 0, 0]
+total = 0
+for row in csv.DictReader(open(sys.argv[1])):
+    b = int(row["offset"]) // 4096
+    total += 1
+    n[0 if b < bounds[0] else 1 if b < bounds[1] else 2] += 1
+assert total == 800 * 2**20 // 4096, total
+for z in range(3):
+    share = n[z] / total
+    assert abs(share - want[z]) <= 0.01 * want[z], (z, share, want[z])
+print("zone shares", [round(x / total, 4) for x in n])
+PY
+spec=$(sqlite3 "$TEST_TMP/r.db" "SELECT json_extract(spec_json, '\$.random_distribution') FROM workloads")
+[ "$spec" = "zoned:50/5:30/15:20/80" ] || fail "database spec: '$spec'"
+
+echo "== a job file sets it per section; the other section stays uniform"
+cat >"$TEST_TMP/j.fio" <<'JOB'
+[global]
+rw=randread
+bs=4k
+io_size=8m
+
+[hot]
+random_distribution=zipf:1.2
+
+[flat]
+JOB
+$S run --target $T --job "$TEST_TMP/j.fio" --no-db --json >"$TEST_TMP/j.json" || fail "job file run"
+python3 - "$TEST_TMP/j.json" <<'PY' || fail "job file record"
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = {w["name"]: w["random_distribution"] for w in d["workloads"]}
+assert got == {"hot": "zipf:1.2", "flat": "uniform"}, got
+PY
+
+echo "== refusals"
+expect_fail "sequential" $S run --target $T --rw write --random_distribution zipf:1.2 --no-db
+grep -q "applies to random I/O" <<<"$LAST_ERR" || fail "sequential: $LAST_ERR"
+expect_fail "sums" $S run --target $T --rw randread --random_distribution zoned:60/10:30/20 --no-db
+grep -q "must be 100" <<<"$LAST_ERR" || fail "sums: $LAST_ERR"
+expect_fail "unknown" $S run --target $T --rw randread --random_distribution lognormal:2 --no-db
+grep -q "is not one of uniform" <<<"$LAST_ERR" || fail "unknown: $LAST_ERR"
+echo ok
