@@ -16,7 +16,7 @@ enum key_id {
 	K_BYTES, K_RAMP, K_SYNC, K_RATE, K_TRIM, K_FSYNC_EVERY, K_BUFFERED,
 	K_DIRECT, K_POLL, K_SQPOLL, K_BATCH, K_INTERVAL, K_IOLOG, K_SEED,
 	K_DESTROY, K_JSON, K_MIB, K_DB, K_NO_DB, K_JOB, K_NAME, K_TIME_BASED,
-	K_HELP, K_RANDDIST,
+	K_HELP, K_RANDDIST, K_BSSPLIT,
 };
 
 struct key {
@@ -61,6 +61,7 @@ static const struct key keys[] = {
 	{ "time_based", NULL, K_TIME_BASED, SCOPE_WORKLOAD, true },
 	{ "help", NULL, K_HELP, SCOPE_RUN, true },
 	{ "random_distribution", NULL, K_RANDDIST, SCOPE_WORKLOAD, false },
+	{ "bssplit", NULL, K_BSSPLIT, SCOPE_WORKLOAD, false },
 };
 
 void run_options_usage(void)
@@ -91,6 +92,8 @@ void run_options_usage(void)
 "  --seed N             offsets and data (default: from the clock)\n"
 "  --random_distribution D  random offsets: uniform, zipf:THETA, pareto:H,\n"
 "                       normal:DEV, zoned:ACCESS%%/SPAN%%:... (as fio)\n"
+"  --bssplit MIX        block sizes with shares, SIZE/PCT:..., per direction\n"
+"                       read,write[,trim] (as fio): 4k/70:64k/30\n"
 "  --name NAME          workload name\n"
 "engine:\n"
 "  --poll               polled completions (IOPOLL) when the device has poll queues [hipri]\n"
@@ -263,6 +266,8 @@ static int apply(struct run_options *o, struct run_wl_spec *s, const struct key 
 		return 0;
 	case K_RANDDIST:
 		return access_dist_parse(v, &s->w.dist, e);
+	case K_BSSPLIT:
+		return bs_split_parse(v, s->w.bssplit, e);
 	}
 	return sb_errf(e, "%s: not handled", k->name);
 }

@@ -24,8 +24,10 @@ bool fluid_eligible(const struct driver *d)
 	if (!r->ops->run_fluid || d->njobs != 1 || r->opts->iolog_path)
 		return false;
 	const struct workload *w = &d->jobs[0]->wl->w;
-	if (w->trim_pct || w->rate || w->fsync_every || w->sync || w->buffered ||
-	    w->dist.kind != DIST_UNIFORM)	/* the bulk path spreads uniformly */
+	if (w->trim_pct || w->rate || w->fsync_every || w->sync || w->buffered)
+		return false;
+	/* the bulk path spreads uniformly, at one block size */
+	if (w->dist.kind != DIST_UNIFORM || workload_has_bssplit(w))
 		return false;
 	if (w->read_pct == 0)
 		return true;

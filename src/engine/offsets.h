@@ -55,4 +55,15 @@ static inline uint64_t offset_next(struct offset_gen *g)
 	return g->base + blk * g->bs;
 }
 
+/* An I/O of `len` bytes (a block-size mix) drawn at `off`, moved back to
+   the last aligned place where it ends inside the region. */
+static inline uint64_t offset_fit(const struct offset_gen *g, uint64_t off,
+				  uint32_t len)
+{
+	uint64_t end = g->base + g->nblocks * g->bs;
+	if (off + len <= end)
+		return off;
+	return g->base + (end - len - g->base) / g->bs * g->bs;
+}
+
 #endif

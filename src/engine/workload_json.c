@@ -26,6 +26,10 @@ void workload_json_members(struct json_writer *j, const struct workload *w)
 	json_u64(j, "seed", w->seed);
 	char dist[256];
 	json_string(j, "random_distribution", access_dist_format(&w->dist, dist, sizeof dist));
+	if (workload_has_bssplit(w)) {
+		char split[1024];
+		json_string(j, "bssplit", bs_split_format(w->bssplit, split, sizeof split));
+	}
 }
 
 static void workload_object(struct json_writer *j, const void *w)

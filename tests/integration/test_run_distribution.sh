@@ -56,7 +56,41 @@ got = {w["name"]: w["random_distribution"] for w in d["workloads"]}
 assert got == {"hot": "zipf:1.2", "flat": "uniform"}, got
 PY
 
+echo "== bssplit per direction: sizes' shares in the I/O log, bytes, offsets"
+$S run --target $T --rw randrw --rwmixread 50 --qd 8 --bytes 16g --seed 9 \
+	--bssplit 4k/70:8k/30,4k/20:16k/80 --iolog "$TEST_TMP/bs.csv" --no-db --json >"$TEST_TMP/bs.json" || fail "bssplit run"
+python3 - "$TEST_TMP/bs.csv" "$TEST_TMP/bs.json" <<'PY' || fail "bssplit shares"
+import csv, json, sys, collections
+d = json.load(open(sys.argv[2]))
+w = d["workloads"][0]
+assert w["bssplit"] == "4k/70:8k/30,4k/20:16k/80,4k/20:16k/80", w["bssplit"]
+size = d["target"]["size"]
+n = collections.Counter()
+per = collections.Counter()
+nbytes = collections.Counter()
+for row in csv.DictReader(open(sys.argv[1])):
+    off, ln = int(row["offset"]), int(row["len"])
+    assert off % 4096 == 0 and off + ln <= size, (off, ln)
+    n[(row["op"], ln)] += 1
+    per[row["op"]] += 1
+    nbytes[row["op"]] += ln
+want = {("R", 4096): .7, ("R", 8192): .3, ("W", 4096): .2, ("W", 16384): .8}
+assert set(n) == set(want), n
+for k, p in want.items():
+    share = n[k] / per[k[0]]
+    assert abs(share - p) <= 0.01 * p, (k, share, p)
+# the totals are the logged I/Os' bytes, and the budget is met within one I/O
+assert w["read"]["total_bytes"] == nbytes["R"] and w["write"]["total_bytes"] == nbytes["W"]
+total = nbytes["R"] + nbytes["W"]
+assert 16 * 2**30 <= total < 16 * 2**30 + 16384 * 8, total
+print("size shares", {k: round(v / per[k[0]], 4) for k, v in n.items()})
+PY
+
 echo "== refusals"
+expect_fail "bssplit sequential" $S run --target $T --rw write --bssplit 4k/50:8k/50 --no-db
+grep -q "bssplit applies to random I/O" <<<"$LAST_ERR" || fail "bssplit sequential: $LAST_ERR"
+expect_fail "bssplit sums" $S run --target $T --rw randread --bssplit 4k/50:8k/40 --no-db
+grep -q "not 100" <<<"$LAST_ERR" || fail "bssplit sums: $LAST_ERR"
 expect_fail "sequential" $S run --target $T --rw write --random_distribution zipf:1.2 --no-db
 grep -q "applies to random I/O" <<<"$LAST_ERR" || fail "sequential: $LAST_ERR"
 expect_fail "sums" $S run --target $T --rw randread --random_distribution zoned:60/10:30/20 --no-db
