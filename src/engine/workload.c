@@ -157,7 +157,11 @@ const char *workload_rw(const struct workload *w)
 const char *workload_describe(const struct workload *w, char *buf, unsigned len)
 {
 	char bs[32];
-	fmt_bytes(w->bs, bs, sizeof bs);
+	/* with a mix the sizes are said at the end */
+	if (workload_has_bssplit(w))
+		snprintf(bs, sizeof bs, "mixed sizes");
+	else
+		fmt_bytes(w->bs, bs, sizeof bs);
 	int n = snprintf(buf, len, "%s %s QD%ux%u", workload_rw(w), bs, w->qd, w->jobs);
 	if (n > 0 && (unsigned)n < len && w->read_pct != 0 && w->read_pct != 100 && w->trim_pct != 100)
 		n += snprintf(buf + n, len - n, " %u%% read", w->read_pct);

@@ -86,6 +86,41 @@ assert 16 * 2**30 <= total < 16 * 2**30 + 16384 * 8, total
 print("size shares", {k: round(v / per[k[0]], 4) for k, v in n.items()})
 PY
 
+echo "== --profile jesd219: the block-size histogram is JESD219's table"
+$S run --target $T --profile jesd219 --bytes 4g --seed 219 --iolog "$TEST_TMP/j219.csv" \
+	--no-db --json >"$TEST_TMP/j219.json" || fail "jesd219 run"
+python3 - "$TEST_TMP/j219.csv" "$TEST_TMP/j219.json" <<'PY' || fail "jesd219 histogram"
+import csv, json, math, sys, collections
+# JEDEC JESD219 (2010), enterprise endurance workload: transfer size (bytes)
+# and share of the accesses (%)
+table = {512: 4, 1024: 1, 1536: 1, 2048: 1, 2560: 1, 3072: 1, 3584: 1,
+         4096: 67, 8192: 10, 16384: 7, 32768: 3, 65536: 3}
+d = json.load(open(sys.argv[2]))
+size = d["target"]["size"]
+w = d["workloads"][0]
+assert w["rw"] == "randwrite" and w["qd"] == 32, w
+assert w["random_distribution"] == "zoned:50/5:30/15:20/80", w
+sizes = collections.Counter()
+zones = [0, 0, 0]
+n = 0
+for row in csv.DictReader(open(sys.argv[1])):
+    assert row["op"] == "W"
+    off, ln = int(row["offset"]), int(row["len"])
+    sizes[ln] += 1
+    zones[0 if off < size * 5 // 100 else 1 if off < size * 20 // 100 else 2] += 1
+    n += 1
+assert set(sizes) == set(table), sorted(sizes)
+for bs, pct in table.items():
+    p = pct / 100
+    # the histogram of n draws: within 4 standard errors of the table
+    tol = 4 * math.sqrt(p * (1 - p) / n)
+    assert abs(sizes[bs] / n - p) <= tol, (bs, sizes[bs] / n, p, tol)
+for z, p in enumerate([0.5, 0.3, 0.2]):
+    assert abs(zones[z] / n - p) <= 0.01 * p, (z, zones[z] / n, p)
+print(n, "I/Os; sizes", {bs: round(100 * c / n, 2) for bs, c in sorted(sizes.items())},
+      "zones", [round(z / n, 4) for z in zones])
+PY
+
 echo "== refusals"
 expect_fail "bssplit sequential" $S run --target $T --rw write --bssplit 4k/50:8k/50 --no-db
 grep -q "bssplit applies to random I/O" <<<"$LAST_ERR" || fail "bssplit sequential: $LAST_ERR"
