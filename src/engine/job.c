@@ -103,9 +103,10 @@ void job_fill_buffers(struct job *j)
 	if (!dir_used(w, DIR_WRITE))
 		return;
 	/* Random bytes once: incompressible.  Stamps make each block unique. */
+	uint32_t len = workload_bs_max(w);
 	for (uint32_t s = 0; s < j->qd; s++) {
 		uint8_t *b = j->wl->run->ops->queue_buffer(j->q, j->buf_base + s);
-		for (uint32_t i = 0; i + 8 <= workload_bs_max(w); i += 8) {
+		for (uint32_t i = 0; i + 8 <= len; i += 8) {
 			uint64_t v = rng_next(&j->rng);
 			memcpy(b + i, &v, 8);
 		}

@@ -20,7 +20,11 @@ $S suite --target sim:sn8100-2tb,scale=0.002 --preset quick --db "$b" >/dev/null
 sqlite3 "$a" "INSERT INTO device_readings VALUES (1, 5, 'temperature_c', 41), (2, 7, 'temperature_c', 42)" || fail "readings a"
 sqlite3 "$b" "INSERT INTO device_readings VALUES (2, 9, 'media_errors', 0)" || fail "readings b"
 
-tables="runs target_facts steps workloads samples histograms metrics device_readings"
+# every table of the schema, so a table added later is counted too
+tables=$(sqlite3 "$a" "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+for t in runs target_facts steps workloads samples histograms metrics device_readings; do
+	grep -qx "$t" <<<"$tables" || fail "no table $t"
+done
 count() { sqlite3 "$1" "SELECT count(*) FROM $2"; }
 for t in $tables; do
 	eval "a_$t=$(count "$a" "$t")"
