@@ -27,6 +27,7 @@ struct io_req {
 	uint32_t len;		/* bytes; 0 for IO_FSYNC */
 	uint8_t op;		/* enum io_op */
 	uint32_t buf;		/* index of a queue buffer (reads/writes) */
+	uint32_t buf_off;	/* bytes into it: the rest of a short I/O */
 	uint64_t user_data;	/* returned in the completion */
 };
 
@@ -85,13 +86,16 @@ struct fluid_stream {
 	uint64_t span_off, span_len;	/* bytes */
 	uint64_t start_off;	/* sequential: the first offset, inside the span */
 	uint64_t seed;		/* random offsets */
+	uint32_t read_pct;	/* 1..99: a random mix (op is then ignored) */
 };
 
 struct fluid_slice {
 	uint64_t t_start_ns, t_end_ns;	/* (start, end] on the backend clock */
-	uint64_t bytes, ios;		/* completed in the slice */
+	uint64_t bytes, ios;		/* completed in the slice (a mix: reads) */
 	const struct lat_hist *lat;	/* their latencies */
 	uint64_t next_off;		/* sequential: where the stream stands */
+	uint64_t wbytes, wios;		/* a mix: its writes */
+	const struct lat_hist *wlat;
 };
 
 /* Per slice: 0 go on, 1 stop the stream, -1 abort (e set). */
@@ -126,7 +130,11 @@ struct backend_ops {
 	 */
 	const char *(*queue_mode)(struct backend_queue *q);
 
-	/* Queue n requests. Returns 0 or -1 with e set. */
+	/*
+	 * Queue up to n requests, in order.  Returns how many were queued
+	 * (fewer than n when the backend cannot take more until some complete:
+	 * the caller offers the rest again after a reap), or -1 with e set.
+	 */
 	int (*submit)(struct backend_queue *q, const struct io_req *reqs,
 		      uint32_t n, struct sb_err *e);
 	/*

@@ -103,11 +103,14 @@ static void emit_fill(const struct fill_result *r, struct json_writer *w)
 		json_double(w, "max_bps", r->max);
 		json_double(w, "below_half_share", r->below_half_share);
 		json_bool(w, "has_cache", r->has_cache);
+		json_u64(w, "cache_phases", r->cache_phases);
 		if (r->has_cache) {
+			json_double(w, "cache_start_bytes", r->cache_start_bytes);
 			json_double(w, "cache_bytes", r->cache_bytes);
 			json_double(w, "cache_bps", r->cache_speed);
 			json_double(w, "cache_s", r->cache_s);
 		} else {
+			json_null(w, "cache_start_bytes");
 			json_null(w, "cache_bytes");
 			json_null(w, "cache_bps");
 			json_null(w, "cache_s");
@@ -138,8 +141,10 @@ static void emit_fill(const struct fill_result *r, struct json_writer *w)
 	       r->mean_of_samples / 1e6, r->p1 / 1e6, r->min / 1e6,
 	       100 * r->below_half_share);
 	if (r->has_cache)
-		printf("    SLC cache: %.1f GB at %.0f MB/s (%.1f s)\n",
-		       r->cache_bytes / 1e9, r->cache_speed / 1e6, r->cache_s);
+		printf("    SLC cache: %.1f GB at %.0f MB/s (%.1f s) from %.1f GB, "
+		       "%u phase%s\n", r->cache_bytes / 1e9, r->cache_speed / 1e6,
+		       r->cache_s, r->cache_start_bytes / 1e9, r->cache_phases,
+		       r->cache_phases == 1 ? "" : "s");
 	else
 		printf("    no SLC cache (no sustained drop)\n");
 	for (size_t i = 0; i < r->nstages; i++)

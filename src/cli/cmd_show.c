@@ -147,6 +147,13 @@ static int show_workload(struct store *s, const struct workload_row *w,
 			return -1;
 		any |= !dir_view_empty(&v[d]);
 	}
+	char stall[32];
+	if (w->stalls_known)
+		printf("    driver stalls: %llu (%s waiting for the collector)\n",
+		       (unsigned long long)w->totals.driver_stalls,
+		       fmt_ns(w->totals.driver_stall_ns, stall, sizeof stall));
+	else
+		printf("    driver stalls: not recorded (a database from before they were)\n");
 	if (!any) {
 		printf("    no I/O recorded\n");
 		return 0;

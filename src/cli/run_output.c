@@ -140,6 +140,8 @@ void run_print_json(FILE *out, const struct run_report *r)
 		workload_json_members(&j, &r->w[i]);
 		json_u64(&j, "measured_ns", wr->measured_ns);
 		json_bool(&j, "stopped_by_hook", wr->stopped_by_hook);
+		json_u64(&j, "driver_stalls", wr->driver_stalls);
+		json_u64(&j, "driver_stall_ns", wr->driver_stall_ns);
 		for (int d = 0; d < DIR_COUNT; d++)
 			json_dir(&j, (enum io_dir)d, wr);
 		json_object_end(&j);

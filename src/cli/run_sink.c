@@ -39,6 +39,8 @@ void run_sink_totals(const struct workload_result *r, struct store_totals *t)
 	memcpy(t->bytes, r->bytes, sizeof t->bytes);
 	memcpy(t->ios, r->ios, sizeof t->ios);
 	t->measured_ns = r->measured_ns;
+	t->driver_stalls = r->driver_stalls;
+	t->driver_stall_ns = r->driver_stall_ns;
 }
 
 static int on_checkpoint(void *ctx, uint32_t wl, const struct workload_result *r,

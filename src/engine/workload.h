@@ -42,6 +42,10 @@ struct workload {
 	/* Block-size mix per direction (enum io_dir); n = 0: bs.  Random
 	   workloads only; offsets are then aligned to the smallest size. */
 	struct bs_split bssplit[3];
+	/* The measurement needs no per-I/O tail below QD 16 (a sweep's
+	   point, not a tail measurement): a backend's bulk path may take it
+	   at any depth, with its latency shape from a calibration window. */
+	bool bulk_any_depth;
 };
 
 /* The largest size an I/O of w may have (buffers), and the smallest (the

@@ -85,6 +85,9 @@ double pt_iops(const struct rpt_point *p);
 
 /* Measured (non-ramp) per-sample values of a workload: bw or IOPS. */
 double *sample_values(const struct rpt_workload *w, bool iops, size_t *n);
+/* The points that are samples, [*first, *end) of w->pts: the analysis'
+   trace_whole (a run's cut-short first or last interval is not one). */
+void whole_points(const struct rpt_workload *w, size_t *first, size_t *end);
 
 /* A new figure for the summary; NULL when out of memory. */
 struct figure *figure_add(struct rctx *x, const char *test, const char *what,

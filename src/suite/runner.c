@@ -7,16 +7,17 @@
  */
 #include "suite/runner.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/json.h"
 #include "device/host.h"
 #include "device/safety.h"
 #include "device/target_json.h"
 #include "engine/engine.h"
-#include "findings/findings.h"
 #include "suite/device_io.h"
 #include "suite/record.h"
 #include "suite/step.h"
@@ -127,18 +128,17 @@ static void step_figures(struct run_state *rs, struct step_ctx *c,
 	struct step_row *rows;
 	size_t n;
 	struct sb_err fe;
-	struct figures f = { 0 };
+	if (!rs->o->step_figures)
+		return;
 	if (store_list_steps(rs->s, rs->run_id, &rows, &n, &fe)) {
 		step_note(c, "%s: figures not computed: %s", c->step->name, fe.msg);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].id == step_id &&
-		    (findings_step(rs->s, rs->run_id, rs->p, c->size, &rows[i], &f, &fe) ||
-		     findings_save(rs->s, rs->run_id, &f, &fe)))
+		    rs->o->step_figures(rs->s, rs->run_id, rs->p, c->size, &rows[i], &fe))
 			step_note(c, "%s: figures not computed: %s", c->step->name, fe.msg);
 	store_step_rows_free(rows, n);
-	figures_free(&f);
 }
 
 static int run_one(struct run_state *rs, uint32_t i, uint32_t step_no,
@@ -285,11 +285,20 @@ int suite_start(struct store *s, const struct plan *p,
 		const struct suite_opts *o, int64_t *run_id,
 		enum suite_outcome *out, struct sb_err *e)
 {
-	struct run_state rs = { .s = s, .p = p, .o = o };
+	/* The plan as it runs: with the seed it uses, which is recorded. */
+	struct plan *rp = malloc(sizeof *rp);
+	if (!rp)
+		return sb_errno(e, ENOMEM, "plan");
+	*rp = *p;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	plan_resolve_seed(rp, !strncmp(o->target, "sim:", 4),
+			  (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec);
+	struct run_state rs = { .s = s, .p = rp, .o = o };
 	snprintf(rs.rec.target, sizeof rs.rec.target, "%s", o->target);
 	rs.rec.file_size = o->file_size;
 	rs.rec.destroy_data = o->destroy_data;
-	rs.rec.plan_text = plan_canonical(p);
+	rs.rec.plan_text = plan_canonical(rp);
 	char *params = suite_record_json(&rs.rec);
 	char *host = host_facts_json_string();
 	struct run_begin b = {
@@ -307,6 +316,7 @@ int suite_start(struct store *s, const struct plan *p,
 		rc = run_plan(&rs, false, out, e);
 	}
 	free(rs.rec.plan_text);
+	free(rp);
 	return rc;
 }
 

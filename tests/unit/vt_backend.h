@@ -121,7 +121,7 @@ static int vt_submit(struct backend_queue *q, const struct io_req *r, uint32_t n
 	}
 	if (s->nfly > s->max_inflight)
 		s->max_inflight = s->nfly;
-	return 0;
+	return (int)n;
 }
 
 static int vt_cmp_done(const void *a, const void *b)
