@@ -19,6 +19,9 @@ $S suite --target sim:sn8100-2tb,scale=0.002 --preset quick --db "$b" >/dev/null
 # copying is checked too
 sqlite3 "$a" "INSERT INTO device_readings VALUES (1, 5, 'temperature_c', 41), (2, 7, 'temperature_c', 42)" || fail "readings a"
 sqlite3 "$b" "INSERT INTO device_readings VALUES (2, 9, 'media_errors', 0)" || fail "readings b"
+# and device queries, which belong to a workload
+sqlite3 "$a" "INSERT INTO device_queries VALUES (3, 100, 200, 'health')" || fail "queries a"
+sqlite3 "$b" "INSERT INTO device_queries VALUES (1, 300, 400, 'temperature'), (5, 1, 2, 'health')" || fail "queries b"
 
 # every table of the schema, so a table added later is counted too
 tables=$(sqlite3 "$a" "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
@@ -51,6 +54,8 @@ fingerprint() {
 	  FROM metrics m JOIN runs r ON r.id = m.run_id LEFT JOIN steps s ON s.id = m.step_id
 	  LEFT JOIN workloads w ON w.id = m.workload_id;
 	SELECT 'reading', r.uid, d.t_ns, d.key, d.value FROM device_readings d JOIN runs r ON r.id = d.run_id;
+	SELECT 'query', r.uid, w.name, w.started_at, q.t_start_ns, q.t_end_ns, q.source
+	  FROM device_queries q JOIN workloads w ON w.id = q.workload_id JOIN runs r ON r.id = w.run_id;
 	" | sort
 }
 fingerprint "$a" >"$TEST_TMP/fa"
