@@ -36,7 +36,7 @@ PY
 spec=$(sqlite3 "$TEST_TMP/r.db" "SELECT json_extract(spec_json, '\$.random_distribution') FROM workloads")
 [ "$spec" = "zoned:50/5:30/15:20/80" ] || fail "database spec: '$spec'"
 
-echo "== a job file sets it per section; the other section stays uniform"
+echo "== a job file sets it per section (also by profile); the other section stays uniform"
 cat >"$TEST_TMP/j.fio" <<'JOB'
 [global]
 rw=randread
@@ -47,13 +47,20 @@ io_size=8m
 random_distribution=zipf:1.2
 
 [flat]
+
+[endurance]
+profile=jesd219
+iodepth=4
 JOB
 $S run --target $T --job "$TEST_TMP/j.fio" --no-db --json >"$TEST_TMP/j.json" || fail "job file run"
 python3 - "$TEST_TMP/j.json" <<'PY' || fail "job file record"
 import json, sys
 d = json.load(open(sys.argv[1]))
 got = {w["name"]: w["random_distribution"] for w in d["workloads"]}
-assert got == {"hot": "zipf:1.2", "flat": "uniform"}, got
+assert got == {"hot": "zipf:1.2", "flat": "uniform",
+               "endurance": "zoned:50/5:30/15:20/80"}, got
+e = [w for w in d["workloads"] if w["name"] == "endurance"][0]
+assert e["rw"] == "randwrite" and e["qd"] == 4 and e["bssplit"].startswith("512/4:1k/1:"), e
 PY
 
 echo "== bssplit per direction: sizes' shares in the I/O log, bytes, offsets"
