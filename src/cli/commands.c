@@ -11,6 +11,7 @@ const struct cli_command cli_commands[] = {
 	{ "report", cmd_report, "write the HTML report and charts of stored runs" },
 	{ "analyze", cmd_analyze, "analyse a stored run or fio logs: cache, steady state, consistency, bursts" },
 	{ "show", cmd_show, "list the stored runs, or show one" },
+	{ "merge", cmd_merge, "copy the runs of another results database into this one" },
 	{ "export", cmd_export, "write a stored run as CSV or JSON" },
 	{ "info", cmd_info, "what a device or file is: identity, formats, health" },
 	{ "purge", cmd_purge, "return a device to fresh-out-of-box (destroys data)" },

@@ -24,6 +24,7 @@ int cmd_suite(int argc, char **argv);
 int cmd_resume(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_purge(int argc, char **argv);
 int cmd_report(int argc, char **argv);

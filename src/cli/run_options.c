@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/run_profiles.h"
 #include "common/ini.h"
 #include "common/units.h"
 
@@ -16,7 +17,7 @@ enum key_id {
 	K_BYTES, K_RAMP, K_SYNC, K_RATE, K_TRIM, K_FSYNC_EVERY, K_BUFFERED,
 	K_DIRECT, K_POLL, K_SQPOLL, K_BATCH, K_INTERVAL, K_IOLOG, K_SEED,
 	K_DESTROY, K_JSON, K_MIB, K_DB, K_NO_DB, K_JOB, K_NAME, K_TIME_BASED,
-	K_HELP,
+	K_HELP, K_RANDDIST, K_BSSPLIT, K_PROFILE,
 };
 
 struct key {
@@ -60,6 +61,9 @@ static const struct key keys[] = {
 	{ "name", NULL, K_NAME, SCOPE_WORKLOAD, false },
 	{ "time_based", NULL, K_TIME_BASED, SCOPE_WORKLOAD, true },
 	{ "help", NULL, K_HELP, SCOPE_RUN, true },
+	{ "random_distribution", NULL, K_RANDDIST, SCOPE_WORKLOAD, false },
+	{ "bssplit", NULL, K_BSSPLIT, SCOPE_WORKLOAD, false },
+	{ "profile", NULL, K_PROFILE, SCOPE_WORKLOAD, false },
 };
 
 void run_options_usage(void)
@@ -88,7 +92,13 @@ void run_options_usage(void)
 "  --fsync-every SIZE   fsync after every SIZE written per job\n"
 "  --buffered           page cache instead of O_DIRECT [direct=0]\n"
 "  --seed N             offsets and data (default: from the clock)\n"
+"  --random_distribution D  random offsets: uniform, zipf:THETA, pareto:H,\n"
+"                       normal:DEV, zoned:ACCESS%%/SPAN%%:... (as fio)\n"
+"  --bssplit MIX        block sizes with shares, SIZE/PCT:..., per direction\n"
+"                       read,write[,trim] (as fio): 4k/70:64k/30\n"
 "  --name NAME          workload name\n"
+"  --profile NAME       a named workload: jesd219, oltp (docs/run.md); options\n"
+"                       after it change it\n"
 "engine:\n"
 "  --poll               polled completions (IOPOLL) when the device has poll queues [hipri]\n"
 "  --sqpoll             kernel submission polling; costs a core [sqthread_poll]\n"
@@ -258,6 +268,26 @@ static int apply(struct run_options *o, struct run_wl_spec *s, const struct key 
 	case K_HELP:
 		o->help = true;
 		return 0;
+	case K_RANDDIST:
+		return access_dist_parse(v, &s->w.dist, e);
+	case K_BSSPLIT:
+		return bs_split_parse(v, s->w.bssplit, e);
+	case K_PROFILE: {
+		const struct run_profile *p = run_profile_find(v);
+		char names[256];
+		if (!p)
+			return sb_errf(e, "profile: no profile '%s' (there are %s)", v,
+				       run_profile_names(names, sizeof names));
+		/* through the options' own parsing: a profile is options */
+		for (int i = 0; i < RUN_PROFILE_KEYS && p->set[i].key; i++) {
+			const struct key *pk = find_key(p->set[i].key, strlen(p->set[i].key));
+			if (!pk)
+				return sb_errf(e, "profile %s: no option %s", v, p->set[i].key);
+			if (apply(o, s, pk, p->set[i].value, e))
+				return sb_err_wrap(e, "profile %s", v);
+		}
+		return 0;
+	}
 	}
 	return sb_errf(e, "%s: not handled", k->name);
 }

@@ -21,8 +21,8 @@ static int create_queue(struct driver *d, struct backend_queue **q, struct sb_er
 		const struct workload *w = &d->jobs[i]->wl->w;
 		qo.depth += w->qd;
 		qo.nbufs += w->qd;
-		if (w->bs > qo.buf_size)
-			qo.buf_size = w->bs;
+		if (workload_bs_max(w) > qo.buf_size)
+			qo.buf_size = workload_bs_max(w);
 		qo.sync |= w->sync;
 		qo.buffered |= w->buffered;
 	}

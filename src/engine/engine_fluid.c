@@ -27,6 +27,9 @@ bool fluid_eligible(const struct driver *d)
 	const struct workload *w = &d->jobs[0]->wl->w;
 	if (w->trim_pct || w->rate || w->fsync_every || w->sync || w->buffered)
 		return false;
+	/* the bulk path spreads uniformly, at one block size */
+	if (w->dist.kind != DIST_UNIFORM || workload_has_bssplit(w))
+		return false;
 	if (w->read_pct == 0)
 		return true;
 	if (w->read_pct < 100 && w->pattern != PATTERN_RAND)

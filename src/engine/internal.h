@@ -91,9 +91,14 @@ struct job {
 	/* Per slot: what is in flight. */
 	uint64_t *t_sub;
 	uint64_t *off;
+	uint32_t *len;			/* bytes of the I/O in each slot */
 	uint8_t *op;
 	uint32_t *done_len;		/* bytes done of a short read/write */
 	uint16_t *retries;		/* -EAGAIN completions in a row */
+	/* The next I/O, drawn but held back by the rate limit or not yet
+	   issued: next_len 0 when none. */
+	uint8_t next_op;
+	uint32_t next_len;
 	uint32_t *free_slot;
 	uint32_t nfree;
 	uint32_t inflight;		/* slots taken: queued, in flight or to redo */

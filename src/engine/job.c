@@ -47,12 +47,13 @@ int job_init(struct job *j, struct wl_state *wl, uint32_t index, uint32_t gindex
 	rng_seed(&j->rng, mix_seed(w->seed, gindex, 2));
 	j->t_sub = calloc(j->qd, sizeof *j->t_sub);
 	j->off = calloc(j->qd, sizeof *j->off);
+	j->len = calloc(j->qd, sizeof *j->len);
 	j->op = calloc(j->qd, sizeof *j->op);
 	j->free_slot = calloc(j->qd, sizeof *j->free_slot);
 	j->done_len = calloc(j->qd, sizeof *j->done_len);
 	j->retries = calloc(j->qd, sizeof *j->retries);
 	j->redo = calloc(j->qd, sizeof *j->redo);
-	if (!j->t_sub || !j->off || !j->op || !j->free_slot || !j->done_len ||
+	if (!j->t_sub || !j->off || !j->len || !j->op || !j->free_slot || !j->done_len ||
 	    !j->retries || !j->redo)
 		return sb_errf(e, "out of memory");
 	for (uint32_t s = 0; s < j->qd; s++)
@@ -82,6 +83,7 @@ void job_free(struct job *j)
 {
 	free(j->t_sub);
 	free(j->off);
+	free(j->len);
 	free(j->op);
 	free(j->free_slot);
 	free(j->done_len);
@@ -103,7 +105,7 @@ void job_start(struct job *j, uint64_t t0)
 	j->cur_index = 0;
 	j->next_boundary = t0 + j->wl->run->interval;
 	j->tokens_t = t0;
-	j->tokens = j->wl->w.bs;	/* the first I/O may go at once */
+	j->tokens = workload_bs_max(&j->wl->w);	/* the first I/O may go at once */
 }
 
 void job_fill_buffers(struct job *j)
@@ -112,9 +114,10 @@ void job_fill_buffers(struct job *j)
 	if (!dir_used(w, DIR_WRITE))
 		return;
 	/* Random bytes once: incompressible.  Stamps make each block unique. */
+	uint32_t len = workload_bs_max(w);
 	for (uint32_t s = 0; s < j->qd; s++) {
 		uint8_t *b = j->wl->run->ops->queue_buffer(j->q, j->buf_base + s);
-		for (uint32_t i = 0; i + 8 <= w->bs; i += 8) {
+		for (uint32_t i = 0; i + 8 <= len; i += 8) {
 			uint64_t v = rng_next(&j->rng);
 			memcpy(b + i, &v, 8);
 		}
@@ -184,6 +187,7 @@ static void take_slot(struct job *j, uint64_t now, enum io_op op, uint64_t off,
 	uint32_t s = j->free_slot[--j->nfree];
 	j->t_sub[s] = now;
 	j->off[s] = off;
+	j->len[s] = len;
 	j->op[s] = (uint8_t)op;
 	j->done_len[s] = 0;
 	j->retries[s] = 0;
@@ -193,25 +197,34 @@ static void take_slot(struct job *j, uint64_t now, enum io_op op, uint64_t off,
 			      .user_data = (uint64_t)j->gindex << 32 | s };
 }
 
+/* The size of the next I/O of direction op: its mix, or bs. */
+static uint32_t io_size(struct job *j, enum io_op op)
+{
+	const struct workload *w = &j->wl->w;
+	const struct bs_split *s = &w->bssplit[op == IO_READ ? DIR_READ
+					       : op == IO_WRITE ? DIR_WRITE : DIR_TRIM];
+	return s->n ? bs_split_next(s, &j->rng) : w->bs;
+}
+
 /*
- * One block of the workload's byte budget.  Random jobs share the budget,
+ * One I/O's bytes of the workload's byte budget.  Random jobs share the budget,
  * so a slow job does not hold up the end; sequential jobs each have their
  * own share, so N jobs filling a span write each block exactly once.
  */
-static bool claim(struct job *j)
+static bool claim(struct job *j, uint32_t len)
 {
 	const struct workload *w = &j->wl->w;
 	if (w->pattern == PATTERN_RAND)
-		return atomic_fetch_add(&j->wl->claimed, w->bs) < w->stop_bytes;
+		return atomic_fetch_add(&j->wl->claimed, len) < w->stop_bytes;
 	if (j->claimed >= j->quota)
 		return false;
-	j->claimed += w->bs;
+	j->claimed += len;
 	return true;
 }
 
 static uint32_t slot_len(const struct job *j, uint32_t s)
 {
-	return j->op[s] == IO_FSYNC ? 0 : j->wl->w.bs;
+	return j->op[s] == IO_FSYNC ? 0 : j->len[s];
 }
 
 static void release_slot(struct job *j, uint32_t s)
@@ -271,18 +284,28 @@ uint32_t job_prepare(struct job *j, uint64_t now, struct io_req *out)
 			take_slot(j, now, IO_FSYNC, 0, 0, &out[n++]);
 			continue;
 		}
-		if (!rate_allows(j, now, w->bs))
+		/* drawn once, kept while the rate holds it back: the same
+		   sequence of operations and sizes whatever the timing */
+		if (!j->next_len) {
+			j->next_op = (uint8_t)pick_op(j);
+			j->next_len = io_size(j, (enum io_op)j->next_op);
+		}
+		uint32_t len = j->next_len;
+		if (!rate_allows(j, now, len))
 			break;
-		if (w->stop_bytes && now >= wl->ramp_end && !claim(j)) {
+		if (w->stop_bytes && now >= wl->ramp_end && !claim(j, len)) {
 			j->stopping = true;
 			break;
 		}
-		enum io_op op = pick_op(j);
+		enum io_op op = (enum io_op)j->next_op;
+		j->next_len = 0;
 		uint64_t off = offset_next(&j->og);
-		take_slot(j, now, op, off, w->bs, &out[n]);
+		if (len > j->og.bs)
+			off = offset_fit(&j->og, off, len);
+		take_slot(j, now, op, off, len, &out[n]);
 		if (op == IO_WRITE) {
-			stamp(j, wl->run->ops->queue_buffer(j->q, out[n].buf), w->bs);
-			j->written_since_fsync += w->bs;
+			stamp(j, wl->run->ops->queue_buffer(j->q, out[n].buf), len);
+			j->written_since_fsync += len;
 		}
 		n++;
 	}

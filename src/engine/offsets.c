@@ -26,11 +26,14 @@ uint64_t seq_quota_blocks(uint64_t blocks, uint32_t jobs, uint32_t job,
 void offset_gen_init(struct offset_gen *g, const struct workload *w,
 		     uint32_t job, uint64_t seed)
 {
-	g->bs = w->bs;
+	/* a block-size mix aligns offsets to its smallest size (fio's
+	   blockalign default); otherwise this is bs */
+	g->bs = workload_bs_min(w);
 	g->pattern = w->pattern;
 	g->next = 0;
+	g->ds.def.kind = DIST_UNIFORM;
 	rng_seed(&g->rng, seed);
-	uint64_t blocks = w->span_len / w->bs;
+	uint64_t blocks = w->span_len / g->bs;
 	if (w->pattern == PATTERN_SEQ) {
 		uint64_t first;
 		seq_slice(blocks, w->jobs, job, &first, &g->nblocks);
@@ -38,5 +41,10 @@ void offset_gen_init(struct offset_gen *g, const struct workload *w,
 	} else {
 		g->base = w->span_offset;
 		g->nblocks = blocks;
+		/* workload_validate has tried this distribution on this span:
+		   it cannot fail here. */
+		struct sb_err e;
+		if (w->dist.kind != DIST_UNIFORM)
+			dist_sampler_init(&g->ds, &w->dist, blocks, seed, &e);
 	}
 }

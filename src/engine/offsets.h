@@ -22,6 +22,7 @@ struct offset_gen {
 	enum access_pattern pattern;
 	uint64_t next;		/* sequential: next block index */
 	struct rng rng;
+	struct dist_sampler ds;	/* random, not uniform */
 };
 
 /*
@@ -44,13 +45,25 @@ static inline uint64_t offset_next(struct offset_gen *g)
 {
 	uint64_t blk;
 	if (g->pattern == PATTERN_RAND) {
-		blk = rng_below(&g->rng, g->nblocks);
+		blk = g->ds.def.kind == DIST_UNIFORM ? rng_below(&g->rng, g->nblocks)
+						     : dist_next_block(&g->ds, &g->rng);
 	} else {
 		blk = g->next;
 		if (++g->next == g->nblocks)
 			g->next = 0;
 	}
 	return g->base + blk * g->bs;
+}
+
+/* An I/O of `len` bytes (a block-size mix) drawn at `off`, moved back to
+   the last aligned place where it ends inside the region. */
+static inline uint64_t offset_fit(const struct offset_gen *g, uint64_t off,
+				  uint32_t len)
+{
+	uint64_t end = g->base + g->nblocks * g->bs;
+	if (off + len <= end)
+		return off;
+	return g->base + (end - len - g->base) / g->bs * g->bs;
 }
 
 #endif

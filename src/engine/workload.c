@@ -23,6 +23,65 @@ void workload_defaults(struct workload *w)
 	w->jobs = 1;
 }
 
+bool workload_has_bssplit(const struct workload *w)
+{
+	return w->bssplit[0].n || w->bssplit[1].n || w->bssplit[2].n;
+}
+
+/* The sizes a workload's I/Os may have: each direction's mix, or bs for a
+   direction without one. */
+static void bs_bounds(const struct workload *w, uint32_t *min, uint32_t *max)
+{
+	*min = *max = w->bs;
+	bool first = true;
+	for (int d = 0; d < 3; d++) {
+		const struct bs_split *s = &w->bssplit[d];
+		for (uint32_t i = 0; i < (s->n ? s->n : 1); i++) {
+			uint32_t bs = s->n ? s->bs[i] : w->bs;
+			if (first || bs < *min)
+				*min = bs;
+			if (first || bs > *max)
+				*max = bs;
+			first = false;
+		}
+	}
+}
+
+uint32_t workload_bs_max(const struct workload *w)
+{
+	uint32_t lo, hi;
+	bs_bounds(w, &lo, &hi);
+	return hi;
+}
+
+uint32_t workload_bs_min(const struct workload *w)
+{
+	uint32_t lo, hi;
+	bs_bounds(w, &lo, &hi);
+	return lo;
+}
+
+static int validate_bssplit(const struct workload *w, uint32_t logical_block,
+			    struct sb_err *e)
+{
+	char a[32];
+	for (int d = 0; d < 3; d++)
+		for (uint32_t i = 0; i < w->bssplit[d].n; i++) {
+			uint32_t bs = w->bssplit[d].bs[i];
+			if (bs < BS_MIN || bs > BS_MAX)
+				return sb_errf(e, "bssplit: block size %s is out of range "
+					       "(512 B to 64 MiB)", fmt_bytes(bs, a, sizeof a));
+			if (logical_block && bs % logical_block)
+				return sb_errf(e, "bssplit: block size %u B is not a multiple "
+					       "of the target's logical block size (%u B)",
+					       bs, logical_block);
+		}
+	if (w->pattern != PATTERN_RAND)
+		return sb_errf(e, "bssplit applies to random I/O (randread, randwrite, "
+			       "randrw, randtrim)");
+	return 0;
+}
+
 int workload_validate(struct workload *w, uint64_t target_size,
 		      uint32_t logical_block, struct sb_err *e)
 {
@@ -33,16 +92,19 @@ int workload_validate(struct workload *w, uint64_t target_size,
 	if (logical_block && w->bs % logical_block)
 		return sb_errf(e, "block size %u B is not a multiple of the target's "
 			       "logical block size (%u B)", w->bs, logical_block);
+	if (workload_has_bssplit(w) && validate_bssplit(w, logical_block, e))
+		return -1;
+	uint32_t bs_max = workload_bs_max(w), bs_min = workload_bs_min(w);
 	if (w->qd < 1 || w->qd > QD_MAX)
 		return sb_errf(e, "queue depth %u is out of range (1 to %u)", w->qd, QD_MAX);
 	if (w->jobs < 1 || w->jobs > JOBS_MAX)
 		return sb_errf(e, "jobs %u is out of range (1 to %u)", w->jobs, JOBS_MAX);
 	if (w->read_pct > 100 || w->trim_pct > 100)
 		return sb_errf(e, "read and trim shares are percentages (0 to 100)");
-	if ((uint64_t)w->qd * w->bs > JOB_BUFFER_MAX)
+	if ((uint64_t)w->qd * bs_max > JOB_BUFFER_MAX)
 		return sb_errf(e, "queue depth %u x block size %s needs %s of buffers per job "
-			       "(limit %s)", w->qd, fmt_bytes(w->bs, a, sizeof a),
-			       fmt_bytes((uint64_t)w->qd * w->bs, b, sizeof b), "1 GiB");
+			       "(limit %s)", w->qd, fmt_bytes(bs_max, a, sizeof a),
+			       fmt_bytes((uint64_t)w->qd * bs_max, b, sizeof b), "1 GiB");
 	if (logical_block && w->span_offset % logical_block)
 		return sb_errf(e, "span offset %llu is not a multiple of the logical "
 			       "block size (%u B)", (unsigned long long)w->span_offset, logical_block);
@@ -59,9 +121,18 @@ int workload_validate(struct workload *w, uint64_t target_size,
 			       (unsigned long long)target_size);
 	/* Sequential jobs beyond the span's block count get an empty slice
 	   and stay idle: a pass is still every block once. */
-	if (w->span_len < w->bs)
+	if (w->span_len < w->bs || (w->span_len / bs_min) * bs_min < bs_max)
 		return sb_errf(e, "span of %s is too small for one block of %s",
-			       fmt_bytes(w->span_len, a, sizeof a), fmt_bytes(w->bs, b, sizeof b));
+			       fmt_bytes(w->span_len, a, sizeof a),
+			       fmt_bytes(bs_max > w->bs ? bs_max : w->bs, b, sizeof b));
+	if (w->dist.kind != DIST_UNIFORM) {
+		struct dist_sampler ds;
+		if (w->pattern != PATTERN_RAND)
+			return sb_errf(e, "random_distribution applies to random I/O "
+				       "(randread, randwrite, randrw, randtrim)");
+		if (dist_sampler_init(&ds, &w->dist, w->span_len / bs_min, 0, e))
+			return -1;
+	}
 	/* Byte stops count whole blocks, so the count can be exact. */
 	if (w->stop_bytes) {
 		w->stop_bytes -= w->stop_bytes % w->bs;
@@ -86,11 +157,23 @@ const char *workload_rw(const struct workload *w)
 const char *workload_describe(const struct workload *w, char *buf, unsigned len)
 {
 	char bs[32];
-	fmt_bytes(w->bs, bs, sizeof bs);
+	/* with a mix the sizes are said at the end */
+	if (workload_has_bssplit(w))
+		snprintf(bs, sizeof bs, "mixed sizes");
+	else
+		fmt_bytes(w->bs, bs, sizeof bs);
 	int n = snprintf(buf, len, "%s %s QD%ux%u", workload_rw(w), bs, w->qd, w->jobs);
 	if (n > 0 && (unsigned)n < len && w->read_pct != 0 && w->read_pct != 100 && w->trim_pct != 100)
 		n += snprintf(buf + n, len - n, " %u%% read", w->read_pct);
 	if (n > 0 && (unsigned)n < len && w->trim_pct && w->trim_pct != 100)
-		snprintf(buf + n, len - n, " %u%% trim", w->trim_pct);
+		n += snprintf(buf + n, len - n, " %u%% trim", w->trim_pct);
+	if (n > 0 && (unsigned)n < len && w->dist.kind != DIST_UNIFORM) {
+		char d[256];
+		n += snprintf(buf + n, len - n, " %s", access_dist_format(&w->dist, d, sizeof d));
+	}
+	if (n > 0 && (unsigned)n < len && workload_has_bssplit(w)) {
+		char d[1024];
+		snprintf(buf + n, len - n, " bssplit %s", bs_split_format(w->bssplit, d, sizeof d));
+	}
 	return buf;
 }

@@ -9,6 +9,8 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "engine/bssplit.h"
+#include "engine/distribution.h"
 
 enum access_pattern { PATTERN_SEQ, PATTERN_RAND };
 
@@ -36,11 +38,21 @@ struct workload {
 	uint64_t fsync_every;	/* bytes written per job between fsyncs, 0 = never */
 	uint64_t rate;		/* bytes/s over all jobs, 0 = unlimited */
 	uint64_t seed;		/* offsets and data; 0 = derive from time */
+	struct access_dist dist;	/* random offsets; zeroed = uniform */
+	/* Block-size mix per direction (enum io_dir); n = 0: bs.  Random
+	   workloads only; offsets are then aligned to the smallest size. */
+	struct bs_split bssplit[3];
 	/* The measurement needs no per-I/O tail below QD 16 (a sweep's
 	   point, not a tail measurement): a backend's bulk path may take it
 	   at any depth, with its latency shape from a calibration window. */
 	bool bulk_any_depth;
 };
+
+/* The largest size an I/O of w may have (buffers), and the smallest (the
+   offsets' alignment): bs without a mix. */
+uint32_t workload_bs_max(const struct workload *w);
+bool workload_has_bssplit(const struct workload *w);
+uint32_t workload_bs_min(const struct workload *w);
 
 /* Defaults: sequential read, 4 KiB, QD1, 1 job, whole target, seed 0. */
 void workload_defaults(struct workload *w);
@@ -60,7 +72,8 @@ const char *workload_rw(const struct workload *w);
 struct json_writer;
 /*
  * The workload's members (name, description, pattern, rw, read_pct, bs,
- * qd, jobs, span, stops, ramp, sync, buffered, fsync_every, rate, seed)
+ * qd, jobs, span, stops, ramp, sync, buffered, fsync_every, rate, seed,
+ * random_distribution, bssplit)
  * into the current JSON object: the one form run output, the database and
  * the report all read.
  */

@@ -4,7 +4,7 @@
 
 void workload_json_members(struct json_writer *j, const struct workload *w)
 {
-	char desc[128];
+	char desc[320];
 	json_string(j, "name", w->name);
 	json_string(j, "description", workload_describe(w, desc, sizeof desc));
 	json_string(j, "pattern", w->pattern == PATTERN_SEQ ? "seq" : "rand");
@@ -24,6 +24,12 @@ void workload_json_members(struct json_writer *j, const struct workload *w)
 	json_u64(j, "fsync_every", w->fsync_every);
 	json_u64(j, "rate", w->rate);
 	json_u64(j, "seed", w->seed);
+	char dist[256];
+	json_string(j, "random_distribution", access_dist_format(&w->dist, dist, sizeof dist));
+	if (workload_has_bssplit(w)) {
+		char split[1024];
+		json_string(j, "bssplit", bs_split_format(w->bssplit, split, sizeof split));
+	}
 }
 
 static void workload_object(struct json_writer *j, const void *w)

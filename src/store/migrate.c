@@ -168,7 +168,19 @@ static const char schema_v3[] =
 	");\n"
 	"CREATE INDEX device_queries_by_workload ON device_queries(workload_id, t_start_ns);\n";
 
-static const char *const migrations[] = { schema_v1, schema_v2, schema_v3 };
+/*
+ * Version 4: a run's identity, which stays the same when `ssdbench merge`
+ * copies the run into another database (where its id changes).  A new run
+ * gets 128 random bits (ST_RUN_INSERT); a run recorded before version 4
+ * gets STORE_LEGACY_RUN_UID_SQL, made only of what the row holds, so two
+ * copies of one file upgraded apart name their runs alike.
+ */
+static const char schema_v4[] =
+	"ALTER TABLE runs ADD COLUMN uid TEXT;\n"
+	"UPDATE runs SET uid = " STORE_LEGACY_RUN_UID_SQL ";\n"
+	"CREATE UNIQUE INDEX runs_by_uid ON runs(uid);\n";
+
+static const char *const migrations[] = { schema_v1, schema_v2, schema_v3, schema_v4 };
 #define MIGRATION_COUNT ((int)(sizeof migrations / sizeof migrations[0]))
 
 int store_current_version(void)

@@ -26,6 +26,21 @@ int store_migrate(sqlite3 *db, const char *path, int target,
 int store_read_version(sqlite3 *db, const char *path, int *version,
 		       struct sb_err *e);
 
+/*
+ * The identity of a run recorded before schema version 4, as an SQL
+ * expression over its row (id, host_json, started_at, kind, target):
+ * 'legacy:HOST/STARTED_AT/KIND/TARGET/ID'.  Deterministic, so the upgrade
+ * and a merge from an old file give the same run the same identity; the id
+ * keeps it unique within its file.
+ */
+#define STORE_LEGACY_RUN_UID_SQL \
+	"('legacy:' || coalesce(CASE WHEN json_valid(host_json) THEN " \
+	"json_extract(host_json, '$.hostname') END, '') || '/' || started_at " \
+	"|| '/' || kind || '/' || target || '/' || id)"
+
+/* The first schema version whose runs carry their identity (runs.uid). */
+#define STORE_RUN_UID_VERSION 4
+
 /* Tag written into every ssdbench database (PRAGMA application_id): "SSDB". */
 #define STORE_APPLICATION_ID 0x53534442
 

@@ -4,6 +4,7 @@
  * the upgrade of an older file.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -55,6 +56,33 @@ static int check_identity(sqlite3 *db, const char *path, int *version,
 	return 0;
 }
 
+char *store_path_uri(const char *path, const char *query)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = strlen(path), q = query ? strlen(query) + 1 : 0;
+	char *uri = malloc(5 + 3 * n + q + 1), *o = uri;
+	if (!uri)
+		return NULL;
+	o += sprintf(o, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("/-._~", *p)) {
+			*o++ = (char)*p;
+		} else {
+			*o++ = '%';
+			*o++ = hex[*p >> 4];
+			*o++ = hex[*p & 15];
+		}
+	}
+	if (query)
+		o += sprintf(o, "?%s", query);
+	*o = 0;
+	return uri;
+}
+
+/* Opened by URI (every byte of the path escaped, so a name means the
+   file it names) because a merge ATTACHes its source read-only by URI,
+   which SQLite allows only on a connection opened with URIs on. */
 static int open_db(const char *path, int flags, struct store **out,
 		   struct sb_err *e)
 {
@@ -63,7 +91,14 @@ static int open_db(const char *path, int flags, struct store **out,
 		free(s);
 		return sb_errno(e, ENOMEM, "%s", path);
 	}
-	int rc = sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_EXRESCODE, NULL);
+	char *uri = store_path_uri(path, NULL);
+	if (!uri) {
+		store_close(s);
+		return sb_errno(e, ENOMEM, "%s", path);
+	}
+	int rc = sqlite3_open_v2(uri, &s->db,
+				 flags | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_URI, NULL);
+	free(uri);
 	if (rc != SQLITE_OK) {
 		if (s->db)
 			store_sql_err(s->db, e, path);

@@ -24,7 +24,8 @@
 static const char *const stmt_sql[ST_COUNT] = {
 	[ST_RUN_INSERT] =
 		"INSERT INTO runs (kind, target, command_line, params_json, "
-		"host_json, started_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+		"host_json, started_at, uid) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+		"lower(hex(randomblob(16))))",
 	[ST_RUN_FINISH] =
 		"UPDATE runs SET status = ?2, error = ?3, finished_at = ?4 "
 		"WHERE id = ?1",

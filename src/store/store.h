@@ -33,6 +33,19 @@ int store_open_readonly(const char *path, struct store **out, struct sb_err *e);
 void store_close(struct store *s);
 int store_schema_version(struct store *s);
 
+/*
+ * Copy the runs of the database at src_path (opened read-only; refused if it
+ * is not ssdbench's, newer than this binary, or s's own file) into s, with
+ * everything that belongs to them.  Runs already in s (same runs.uid) are
+ * skipped.  One transaction: on failure s is as it was.
+ */
+struct store_merge_result {
+	int64_t runs_merged;	/* copied now */
+	int64_t runs_present;	/* already in s, skipped */
+};
+int store_merge(struct store *s, const char *src_path,
+		struct store_merge_result *r, struct sb_err *e);
+
 /* --- writing -------------------------------------------------------------- */
 
 struct run_begin {

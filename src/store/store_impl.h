@@ -111,6 +111,10 @@ int store_read_rows(struct store *s, sqlite3_stmt *st, size_t elem,
    and for a step also partial. */
 bool store_status_valid(const char *status, bool step);
 
+/* PATH as an SQLite "file:" URI with every unsafe byte %-escaped, and
+   ?QUERY when not NULL; malloc'd, NULL when out of memory. */
+char *store_path_uri(const char *path, const char *query);
+
 /* Refuse writes on a read-only store with a clear message. */
 int store_check_writable(struct store *s, struct sb_err *e);
 

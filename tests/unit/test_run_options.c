@@ -3,9 +3,11 @@
 #include "check.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli/run_options.h"
+#include "common/sample.h"
 
 static int parse(struct run_options *o, struct sb_err *e, const char **args)
 {
@@ -119,6 +121,70 @@ TEST(options_job_file)
 	fclose(f);
 	CHECK(parse(&o, &e, a) == -1 && strstr(e.msg, ":2: 'iodepth' needs a value"));
 	unlink(path);
+}
+
+/* JEDEC JESD219's enterprise endurance workload, transcribed from the
+   standard's table: transfer size in bytes and share of the accesses in %. */
+static const struct { uint32_t bs; double pct; } jesd219_table[] = {
+	{ 512, 4 }, { 1024, 1 }, { 1536, 1 }, { 2048, 1 }, { 2560, 1 }, { 3072, 1 },
+	{ 3584, 1 }, { 4096, 67 }, { 8192, 10 }, { 16384, 7 }, { 32768, 3 }, { 65536, 3 },
+};
+
+TEST(profile_jesd219_is_its_table)
+{
+	static struct run_options o;
+	struct sb_err e;
+	const char *a[] = { "--target=x", "--profile", "jesd219", NULL };
+	CHECK(parse(&o, &e, a) == 0);
+	CHECK(run_options_resolve(&o, 1ull << 30, &e) == 0);
+	const struct workload *w = &o.wl[0].w;
+	CHECK(w->pattern == PATTERN_RAND && w->read_pct == 0 && w->trim_pct == 0);
+	const struct bs_split *s = &w->bssplit[DIR_WRITE];
+	CHECK_EQ_U64(s->n, 12);
+	for (uint32_t i = 0; i < 12 && i < s->n; i++) {
+		CHECK_EQ_U64(s->bs[i], jesd219_table[i].bs);
+		CHECK(s->pct[i] == jesd219_table[i].pct);
+	}
+	/* the sizes drawn: each share within 1 % of the table */
+	uint64_t n[12] = { 0 };
+	struct rng r;
+	rng_seed(&r, 219);
+	const int draws = 20000000;
+	for (int i = 0; i < draws; i++) {
+		uint32_t bs = bs_split_next(s, &r);
+		int k = 0;
+		while (k < 12 && jesd219_table[k].bs != bs)
+			k++;
+		if (k < 12)
+			n[k]++;
+		else
+			CHECK_FAIL("size %u is not in the table", bs);
+	}
+	for (int k = 0; k < 12; k++)
+		CHECK_REL(100.0 * (double)n[k] / draws, jesd219_table[k].pct, 0.01);
+	/* 50/30/20 % of the accesses to the first 5/15/80 % of the span */
+	CHECK(w->dist.kind == DIST_ZONED && w->dist.nzones == 3);
+	CHECK(w->dist.zones[0].access_pct == 50 && w->dist.zones[0].span_pct == 5);
+	CHECK(w->dist.zones[1].access_pct == 30 && w->dist.zones[1].span_pct == 15);
+	CHECK(w->dist.zones[2].access_pct == 20 && w->dist.zones[2].span_pct == 80);
+}
+
+TEST(profile_oltp_and_later_options_win)
+{
+	static struct run_options o;
+	struct sb_err e;
+	const char *a[] = { "--target=x", "--profile=oltp", "--qd=2", NULL };
+	CHECK(parse(&o, &e, a) == 0);
+	CHECK(run_options_resolve(&o, 1ull << 30, &e) == 0);
+	const struct workload *w = &o.wl[0].w;
+	CHECK(w->pattern == PATTERN_RAND);
+	CHECK_EQ_U64(w->read_pct, 70);
+	CHECK_EQ_U64(w->bs, 8192);
+	CHECK_EQ_U64(w->qd, 2);
+	static struct run_options o2;
+	const char *b[] = { "--target=x", "--profile=tpcc", NULL };
+	CHECK(parse(&o2, &e, b) != 0);
+	CHECK(strstr(e.msg, "no profile 'tpcc' (there are jesd219, oltp)") != NULL);
 }
 
 CHECK_MAIN("run_options")
