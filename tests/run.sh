@@ -24,13 +24,16 @@ for t in build/san/tests/test_*; do
 	line=$(printf '%s\n' "$out" | grep -E '^[a-z_0-9-]+: [0-9]+ passed, [0-9]+ failed' | tail -1)
 	p=$(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"$line")
 	f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
+	k=$(sed -nE 's/.* ([0-9]+) skipped.*/\1/p' <<<"$line")
 	if [ -z "$line" ]; then p=0; f=1; fi
+	skipped=$((skipped + ${k:-0}))
 	if [ $rc -ne 0 ] && [ "${f:-0}" -eq 0 ]; then f=1; fi
 	passed=$((passed + p)); failed=$((failed + f))
 	if [ "$f" -ne 0 ]; then
 		failures+=("$name"); printf '%s\n' "$out" | tail -40
 	fi
-	echo "unit $name: $p passed, $f failed"
+	echo "unit $name: $p passed, $f failed, ${k:-0} skipped"
+	[ "${k:-0}" -gt 0 ] && printf '%s\n' "$out" | grep '^  skip ' 
 done
 
 for s in tests/integration/test_*.sh; do
