@@ -360,9 +360,18 @@ int cmd_analyze(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	/* JSON is built in memory and printed whole: an error part-way
+	   leaves stdout one error object, never half a document. */
 	struct json_writer jw, *w = NULL;
+	char *jbuf = NULL;
+	size_t jlen = 0;
+	FILE *jout = NULL;
 	if (o.json) {
-		json_init(&jw, stdout, true);
+		if (!(jout = open_memstream(&jbuf, &jlen))) {
+			perror("ssdbench analyze");
+			return 1;
+		}
+		json_init(&jw, jout, true);
 		json_object_begin(&jw, NULL);
 		w = &jw;
 	}
@@ -376,6 +385,16 @@ int cmd_analyze(int argc, char **argv)
 	if (w && !rc) {
 		json_object_end(w);
 		json_finish(w);
+	}
+	if (jout) {
+		bool lost = fclose(jout) != 0;
+		if (!rc && !lost)
+			fwrite(jbuf, 1, jlen, stdout);
+		free(jbuf);
+		if (rc || lost)
+			json_print_error(stdout, rc ? e.msg : "out of memory");
+		if (lost && !rc)
+			rc = sb_errf(&e, "out of memory for the JSON output");
 	}
 	if (rc) {
 		fflush(stdout);

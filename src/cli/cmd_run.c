@@ -5,6 +5,7 @@
  * or JSON of what was measured, also when the run fails or is interrupted.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,7 +149,7 @@ int cmd_run(int argc, char **argv)
 	struct engine *eng = NULL;
 	struct run_sink sink = { .progress = isatty(2), .label = "" };
 	struct engine_result res = { 0 };
-	bool have_res = false;
+	bool have_res = false, store_failed = false;
 	if (!o) {
 		fprintf(stderr, "ssdbench run: out of memory\n");
 		return 1;
@@ -222,10 +223,17 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "ssdbench run: polling was asked for but the device cannot "
 			"poll; ran in mode '%s'\n", res.mode);
 	struct sb_err se;
-	if (store_end(&sink, &res, status, rc ? e.msg : NULL, &se))
-		fprintf(stderr, "ssdbench run: results database: %s\n", se.msg);
+	/* "run N stored" only when it was: a database that filled up, vanished
+	   or failed kept less than the run measured, and the exit says so. */
+	bool stored = sink.st != NULL;
+	if (store_end(&sink, &res, status, rc ? e.msg : NULL, &se)) {
+		fprintf(stderr, "ssdbench run: results database: %s; run %" PRId64
+			" was NOT stored completely\n", se.msg, sink.run_id);
+		stored = false;
+		store_failed = true;
+	}
 	if (have_res) {
-		struct run_report rep = { .res = &res, .w = w, .run_id = sink.st ? sink.run_id : 0,
+		struct run_report rep = { .res = &res, .w = w, .run_id = stored ? sink.run_id : 0,
 					  .status = status, .error = rc ? e.msg : NULL,
 					  .batch = res.batch,
 					  .iopoll = o->iopoll, .sqpoll = o->sqpoll, .mib = o->mib };
@@ -238,7 +246,7 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "ssdbench run: %s\n", e.msg);
 		exit_code = 1;
 	} else {
-		exit_code = cli_interrupted ? 130 : 0;
+		exit_code = store_failed ? 1 : cli_interrupted ? 130 : 0;
 	}
 	goto out;
 usage:

@@ -54,4 +54,8 @@ char *json_to_string(void (*fill)(struct json_writer *w, const void *arg),
 /* Write `s` as a quoted JSON string (exposed for CSV/other emitters). */
 void json_write_escaped(FILE *out, const char *s);
 
+/* {"error": "msg"} and a newline: what a --json command prints on stdout
+   when it fails, so stdout is always one JSON document. */
+void json_print_error(FILE *out, const char *msg);
+
 #endif

@@ -178,6 +178,15 @@ int store_commit(struct store *s, struct sb_err *e)
 {
 	if (sqlite3_get_autocommit(s->db))
 		return 0;
+	/* A database file removed or renamed under a run still takes writes
+	   (to an inode nobody will find again): refuse to call that stored. */
+	int moved = 0;
+	if (sqlite3_file_control(s->db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) ==
+	    SQLITE_OK && moved) {
+		store_exec(s->db, "ROLLBACK", e);
+		return sb_errf(e, "%s: the database file was removed or replaced "
+			       "while results were written to it", s->path);
+	}
 	if (store_exec(s->db, "COMMIT", e))
 		return sb_err_wrap(e, "%s: committing", s->path);
 	s->last_commit_ns = store_monotonic_ns();
