@@ -219,8 +219,13 @@ static int run_plan(struct run_state *rs, bool resuming, enum suite_outcome *out
 	struct sb_err se;
 	*out = SUITE_FAILED;
 	bool done[PLAN_STEPS_MAX] = { false };
+	/* Refused before anything is touched: a second writer of a run must
+	   not mark the first one's run failed. */
+	if (store_lease_take(rs->s, rs->run_id, e))
+		return -1;
 	if (open_target(rs, e)) {
 		store_run_finish(rs->s, rs->run_id, "failed", e->msg, &se);
+		store_lease_release(rs->s, rs->run_id, &se);
 		return 0;
 	}
 	if (suite_monitor_open(engine_facts(rs->eng), &rs->mon, &se))
@@ -278,6 +283,7 @@ close:
 	engine_close(rs->eng);
 	rs->eng = NULL;
 	store_tick(rs->s, true, &se);
+	store_lease_release(rs->s, rs->run_id, &se);
 	return 0;
 }
 
