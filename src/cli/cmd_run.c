@@ -18,6 +18,7 @@
 #include "cli/run_output.h"
 #include "cli/run_sink.h"
 #include "common/rng.h"
+#include "device/file_mark.h"
 #include "device/host.h"
 #include "device/safety.h"
 #include "device/target_json.h"
@@ -177,6 +178,23 @@ int cmd_run(int argc, char **argv)
 	struct stat st;
 	bool is_file = is_path && (stat(o->target, &st) ? errno == ENOENT : S_ISREG(st.st_mode));
 	bool fill = is_file && file_needs_fill(o->target, o->size);
+	bool created = is_file && access(o->target, F_OK) != 0;
+	/* Filling writes the whole file: never silently to one ssdbench did
+	   not make (a sparse VM image has holes too). */
+	if (fill && any_reads(o) && !created && !file_is_ours(o->target)) {
+		if (!o->destroy_data) {
+			sb_errf(&e, "%s exists and has unwritten parts (holes, or "
+				"--size beyond its end); reading them would measure "
+				"nothing, so the whole file would first be written "
+				"with random data, destroying its contents. Give "
+				"--destroy-data to allow that, or a new file",
+				o->target);
+			goto usage;
+		}
+		fprintf(stderr, "ssdbench run: --destroy-data: writing all of %s "
+			"with random data before reading it; its contents are "
+			"lost\n", o->target);
+	}
 	struct safety_request sr = { .path = o->target, .write = write || fill,
 				     .destroy_data = o->destroy_data };
 	if (is_path && safety_check(&sr, &e))
@@ -189,6 +207,8 @@ int cmd_run(int argc, char **argv)
 	};
 	if (engine_open(&eo, &eng, &e))
 		goto fail;
+	if (created)
+		file_mark_ours(o->target);	/* a later fill needs no flag */
 	const struct target_facts *facts = engine_facts(eng);
 	if (run_options_resolve(o, facts->size, &e))
 		goto usage;
