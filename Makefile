@@ -1,5 +1,5 @@
 # ssdbench build. Plain make: one binary and a few test programs, no generated
-# code, no configure step; pkg-config finds liburing and SQLite.
+# code, no configure step; pkg-config finds liburing, SQLite and jansson.
 #
 #   make            release build:   build/ssdbench
 #   make test       sanitizer build (ASan + UBSan) and every test, each
@@ -10,7 +10,7 @@
 
 PREFIX  ?= /usr/local
 CC      ?= gcc
-PKGS    := liburing sqlite3
+PKGS    := liburing sqlite3 jansson
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 BASE    := -std=c11 -D_GNU_SOURCE -Isrc -pthread $(WARN) -g
 DEPS_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(build-essential pkg-config liburing-dev libsqlite3-dev sqlite3
+PACKAGES=(build-essential pkg-config liburing-dev libsqlite3-dev libjansson-dev sqlite3
           gnuplot-nox fio python3 util-linux e2fsprogs)
 # The report test renders the HTML page in a headless browser.
 PACKAGES+=(chromium)

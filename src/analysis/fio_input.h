@@ -3,14 +3,18 @@
  * be analysed without re-running anything.  They parse text already in
  * memory (the CLI reads the file): no I/O here.
  *
- * Logs (write_bw_log / write_iops_log / write_lat_log, with log_avg_msec):
- * one line per sample, "time_ms, value, direction, bs, offset[, prio]";
- * direction 0 read, 1 write, 2 trim.  Values: KiB/s for bandwidth logs,
- * IOPS for IOPS logs, ns for latency logs.
+ * Logs (write_bw_log / write_iops_log / write_lat_log): one line per
+ * sample, "time_ms, value, direction, bs" up to fio 3.17; log_offset=1 adds
+ * ", offset" and fio 3.18 adds ", priority" (hex with log_prio=1) at the
+ * end.  Direction 0 read, 1 write, 2 trim.  Values: KiB/s for bandwidth
+ * logs, IOPS for IOPS logs, ns for latency logs.  A histogram log
+ * (write_hist_log: time, direction, bs, then hundreds of bins) is not a
+ * trace and is refused for what it is.
  *
- * JSON (--output-format=json): jobs[] with read/write/trim objects holding
- * io_bytes, bw_bytes, iops, runtime (ms), total_ios and clat_ns {min, max,
- * mean, percentile {"99.000000": ns}}.
+ * JSON (--output-format=json), read with jansson: jobs[] with
+ * read/write/trim (or mixed) objects holding io_bytes, bw, iops, runtime
+ * (ms), total_ios, clat and lat {min, max, mean, percentile}, and, for jobs
+ * run with ss=, a steadystate object.
  */
 #ifndef SSDBENCH_ANALYSIS_FIO_INPUT_H
 #define SSDBENCH_ANALYSIS_FIO_INPUT_H
@@ -29,12 +33,20 @@ struct fio_log_entry {
 	uint64_t value;
 	unsigned dir;
 	uint64_t bs;
-	uint64_t offset;
+	size_t line;
 };
 
-/* Parse a whole log; *out is malloc'd (free()).  Errors name the line. */
+/* Parse a whole log; *out is malloc'd (free()).  Errors name the line and
+   the formats accepted. */
 int fio_log_parse(const char *text, size_t len, struct fio_log_entry **out,
 		  size_t *n, struct sb_err *e);
+
+/*
+ * fio appends the log of a job run again (or the next job of the same
+ * name) to the same file, its time starting from 0 again: the entries from
+ * `start` up to the returned index are one run.
+ */
+size_t fio_log_run_end(const struct fio_log_entry *l, size_t n, size_t start);
 
 /* The direction with the most entries (ties: the lowest). */
 unsigned fio_log_main_dir(const struct fio_log_entry *l, size_t n);
@@ -42,19 +54,37 @@ unsigned fio_log_main_dir(const struct fio_log_entry *l, size_t n);
 /*
  * Whether a log holds one entry per I/O (written without log_avg_msec):
  * every entry carries its block size and the entries come faster than one
- * per 5 ms on average or share timestamps.  fio writes bs 0 in averaged
- * logs.
+ * per 5 ms on average or share timestamps.
  */
 bool fio_log_is_per_io(const struct fio_log_entry *l, size_t n);
 
+/* What a trace made from a log knows. */
+struct fio_trace_info {
+	bool has_bytes;		/* an IOPS log without bs has no bytes */
+	bool has_ios;		/* a bandwidth log without bs has no I/O count */
+	bool averaged;		/* log_avg_msec: entries on a grid, bs 0 */
+	double window_ms;	/* averaged: the window each entry covers */
+	size_t gaps;		/* averaged: stretches with no entry (stalls) */
+	double gap_s;		/* their total time */
+};
+
 /*
- * The entries of one direction as a trace.
+ * The entries of one direction of one run as a trace.
  *
- * Averaged logs: a sample covers the time since the previous entry of that
- * direction (from 0 for the first), as fio's averaging windows do; an entry
- * at the same time as the previous one has no time of its own and is
- * skipped.  A bandwidth log gives bytes = KiB/s x 1024 x dt (rounded),
- * I/Os = bytes / bs; an IOPS log gives I/Os = IOPS x dt, bytes = I/Os x bs.
+ * Averaged logs (log_avg_msec; fio writes bs 0): fio samples once per
+ * window W (the median step between entries) and each entry's rate is over
+ * the time since the previous attempt.  fio writes no entry for a window
+ * in which nothing completed ("No entries for interval" in its stat.c), so
+ * a step of about two windows or more (>= 1.9 W) is a stall: the whole
+ * windows missing are a slice at 0, and the entry covers the rest.  A
+ * shorter step is fio's sampling thread running late, and the entry
+ * covers all of it.  Older logs with the block
+ * size filled in (fio 2.x's bw_avg_time sampling) were written when a
+ * completion found the window over: an entry covers the time since the
+ * previous one, as fio computed it.  An entry at the time of the previous
+ * one has no time of its own and is skipped.  A bandwidth log gives
+ * bytes = KiB/s x 1024 x time (rounded), I/Os = bytes / bs; an IOPS log
+ * I/Os = IOPS x time, bytes = I/Os x bs (unknown without bs: see `info`).
  * fio does not log the last partial window, so the trace ends up to one
  * window short of the job.
  *
@@ -65,29 +95,74 @@ bool fio_log_is_per_io(const struct fio_log_entry *l, size_t n);
  */
 int fio_log_to_trace(const struct fio_log_entry *l, size_t n,
 		     enum fio_log_kind kind, unsigned dir, unsigned slice_ms,
-		     struct trace_pt **out, size_t *nout, struct sb_err *e);
+		     struct trace_pt **out, size_t *nout,
+		     struct fio_trace_info *info, struct sb_err *e);
 
 #define FIO_JSON_MAX_PS 32
 
-struct fio_dir_summary {
-	uint64_t io_bytes, total_ios, runtime_ms;
-	double bw_bytes, iops;
-	double clat_mean_ns;
-	uint64_t clat_min_ns, clat_max_ns;
-	size_t np;
+/* Directions of a fio JSON job; FIO_MIXED is unified_rw_reporting's. */
+enum { FIO_READ, FIO_WRITE, FIO_TRIM, FIO_MIXED, FIO_NDIRS };
+extern const char *const fio_dir_names[FIO_NDIRS];
+
+/* clat or lat of one direction, in ns whatever unit the file used. */
+struct fio_lat_summary {
+	bool present;
+	double min_ns, max_ns, mean_ns;		/* NAN when absent */
+	size_t np;				/* percentiles, ascending */
 	double ps[FIO_JSON_MAX_PS];
-	uint64_t pv_ns[FIO_JSON_MAX_PS];
+	double pv_ns[FIO_JSON_MAX_PS];
+};
+
+/* One direction; every figure NAN when the file does not hold it. */
+struct fio_dir_summary {
+	bool present;			/* the object is in the file */
+	bool io_kib;			/* io_bytes was in KiB (fio < 2.21) */
+	bool lat_us;			/* latency was in us (fio < 2.99) */
+	double io_bytes, total_ios, runtime_ms, bw_bytes, iops;
+	struct fio_lat_summary clat, lat;
+};
+
+/*
+ * fio's steadystate object (ss=, ss_dur=): the rule as fio names it, its
+ * verdict and criterion, and the window's data (one value per second: B/s
+ * and IOPS, fio's integer rates) oldest first.
+ */
+struct fio_ss_summary {
+	bool present;
+	char ss[64];			/* "iops_slope:10.000000%" */
+	bool slope;			/* *_slope, else the mean-deviation rule */
+	bool iops;			/* iops*, else bw* */
+	bool pct;			/* the limit is a % of the mean */
+	double limit;
+	double duration_s;
+	bool attained;
+	double criterion;		/* as fio printed it (% when pct) */
+	double slope_value, max_deviation;
+	double bw_mean, iops_mean;	/* fio's: integer sum / duration */
+	size_t n;
+	uint64_t *bw_data, *iops_data;	/* n each, malloc'd */
 };
 
 struct fio_job_summary {
 	char name[128];
-	struct fio_dir_summary dir[3];	/* read, write, trim */
+	char version[32];		/* "fio version" of its document */
+	unsigned document;		/* which document of the file, from 0 */
+	struct fio_dir_summary dir[FIO_NDIRS];
+	struct fio_ss_summary ss;
 };
 
-/* Every job of a fio JSON document; *jobs malloc'd (free()).  Text before
-   the first '{' (fio's notes) is skipped. */
+/*
+ * Every job of every fio JSON document in the text.  fio's notes and
+ * errors may come before, between or after the documents (stderr mixed in,
+ * outputs appended with >>): a document is a JSON object that starts a line
+ * and holds a "jobs" array.  Units are told by the fields present, not the
+ * version string: io_bytes is in KiB when neither io_kbytes nor clat_ns is
+ * there, bw is KiB/s unless bw_bytes is, latency is in us under clat/lat
+ * and in ns under clat_ns/lat_ns.  *jobs is malloc'd: fio_jobs_free().
+ */
 int fio_json_parse(const char *text, size_t len,
 		   struct fio_job_summary **jobs, size_t *n,
 		   struct sb_err *e);
+void fio_jobs_free(struct fio_job_summary *jobs, size_t n);
 
 #endif

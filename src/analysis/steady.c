@@ -22,6 +22,10 @@ struct mono_queue {
 struct ss_detector {
 	struct ss_params p;
 	size_t w;
+	size_t k;		/* trace samples per detector sample */
+	struct trace_pt acc;	/* the detector sample being added up */
+	size_t acc_n;
+	uint64_t trace_seen;	/* trace samples pushed */
 	uint64_t *ring_y, *ring_ns;
 	size_t head;		/* where the next sample goes */
 	uint64_t seen;		/* samples pushed */
@@ -35,22 +39,31 @@ struct ss_detector {
 
 const char *ss_rule_name(enum ss_rule r)
 {
-	return r == SS_SNIA ? "snia" : "fio-slope";
+	return r == SS_SNIA ? "snia" : r == SS_FIO_DEVIATION ? "fio-deviation"
+							   : "fio-slope";
 }
 
-int ss_rule_parse(const char *s, enum ss_rule *out, struct sb_err *e)
+int ss_rule_parse(const char *s, enum ss_rule *out, int *metric,
+		  struct sb_err *e)
 {
-	if (!strcmp(s, "fio-slope") || !strcmp(s, "bw_slope") ||
-	    !strcmp(s, "iops_slope") || !strcmp(s, "fio")) {
-		*out = SS_FIO_SLOPE;
-		return 0;
-	}
-	if (!strcmp(s, "snia")) {
-		*out = SS_SNIA;
-		return 0;
-	}
-	return sb_errf(e, "unknown steady-state rule '%s' (fio-slope or snia)",
-		       s);
+	static const struct { const char *name; enum ss_rule rule; int metric; } k[] = {
+		{ "fio-slope", SS_FIO_SLOPE, -1 }, { "slope", SS_FIO_SLOPE, -1 },
+		{ "bw_slope", SS_FIO_SLOPE, TRACE_BW },
+		{ "iops_slope", SS_FIO_SLOPE, TRACE_IOPS },
+		{ "fio-deviation", SS_FIO_DEVIATION, -1 },
+		{ "deviation", SS_FIO_DEVIATION, -1 },
+		{ "bw", SS_FIO_DEVIATION, TRACE_BW },
+		{ "iops", SS_FIO_DEVIATION, TRACE_IOPS },
+		{ "snia", SS_SNIA, -1 },
+	};
+	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+		if (!strcmp(s, k[i].name)) {
+			*out = k[i].rule;
+			*metric = k[i].metric;
+			return 0;
+		}
+	return sb_errf(e, "unknown steady-state rule '%s' (fio-slope, bw_slope, "
+		       "iops_slope, fio-deviation, bw, iops or snia)", s);
 }
 
 void ss_params_default(struct ss_params *p)
@@ -58,11 +71,23 @@ void ss_params_default(struct ss_params *p)
 	*p = (struct ss_params){
 		.rule = SS_FIO_SLOPE,
 		.metric = TRACE_BW,
-		.interval_s = 0.1,
+		.sample_s = 0.1,
+		.interval_s = 1,
 		.window_s = 30,
 		.slope_limit_pct = 10,
 		.excursion_limit_pct = 20,
 	};
+}
+
+size_t ss_samples_per_interval(const struct ss_params *p)
+{
+	double k = p->sample_s > 0 ? round(p->interval_s / p->sample_s) : 1;
+	return k >= 1 && k < 1e7 ? (size_t)k : 1;
+}
+
+double ss_limit_pct(const struct ss_params *p)
+{
+	return p->slope_limit_pct;
 }
 
 static void mq_push(struct mono_queue *q, const uint64_t *ring, size_t w,
@@ -91,13 +116,17 @@ static void mq_expire(struct mono_queue *q, uint64_t oldest)
 int ss_new(const struct ss_params *p, struct ss_detector **out,
 	   struct sb_err *e)
 {
-	if (!(p->interval_s > 0) || !(p->window_s > 0))
-		return sb_errf(e, "steady state: interval and window must be positive");
-	double wf = p->window_s / p->interval_s + 1e-9;
+	if (!(p->interval_s > 0) || !(p->window_s > 0) || !(p->sample_s > 0))
+		return sb_errf(e, "steady state: interval, sample spacing and window "
+			       "must be positive");
+	size_t k = ss_samples_per_interval(p);
+	double interval = (double)k * p->sample_s;
+	/* rounded: a measured spacing (a log's median step) jitters, and a
+	   30 s window of 1.002 s samples is 30 samples, as meant */
+	double wf = p->window_s / interval + 0.5;
 	if (wf < 2 || wf > 1e7)
 		return sb_errf(e, "steady state: a %.3g s window of %.3g s samples "
-			       "is not 2 .. 10^7 samples", p->window_s,
-			       p->interval_s);
+			       "is not 2 .. 10^7 samples", p->window_s, interval);
 	if (!(p->slope_limit_pct > 0) ||
 	    (p->rule == SS_SNIA && !(p->excursion_limit_pct > 0)))
 		return sb_errf(e, "steady state: limits must be positive");
@@ -106,6 +135,7 @@ int ss_new(const struct ss_params *p, struct ss_detector **out,
 		return sb_errno(e, ENOMEM, "steady state");
 	d->p = *p;
 	d->w = (size_t)wf;
+	d->k = k;
 	d->ring_y = calloc(d->w, sizeof *d->ring_y);
 	d->ring_ns = calloc(d->w, sizeof *d->ring_ns);
 	d->qmax.idx = calloc(d->w + 1, sizeof(uint64_t));
@@ -118,6 +148,10 @@ int ss_new(const struct ss_params *p, struct ss_detector **out,
 	d->res.rule = ss_rule_name(p->rule);
 	d->res.metric = trace_metric_name(p->metric);
 	d->res.window = d->w;
+	d->res.per_interval = k;
+	d->res.interval_s = interval;
+	d->res.window_s = (double)d->w * interval;
+	d->res.limit_pct = ss_limit_pct(p);
 	d->res.drive_writes = NAN;
 	d->res.value = NAN;
 	*out = d;
@@ -149,21 +183,40 @@ static void judge(const struct ss_detector *d, uint64_t maxv, uint64_t minv,
 	o->mean = (double)d->sum_y / (double)d->w;
 	if (d->sum_y == 0) {
 		/* nothing moved: no rate to be steady at */
-		o->slope_pct = o->fit_excursion_pct = o->data_excursion_pct = NAN;
+		o->slope_pct = o->slope_pct_fio = o->fit_excursion_pct = NAN;
+		o->data_excursion_pct = o->max_deviation_pct = NAN;
+		o->criterion_pct = NAN;
 		o->ok = false;
 		return;
 	}
 	o->slope_pct = 100.0 * slope / o->mean;
+	/* fio: sum_y / dur in integers, so 0 below one count per sample */
+	i128 trunc = d->sum_y / n;
+	o->slope_pct_fio = trunc ? 100.0 * slope / (double)trunc
+				 : copysign(INFINITY, slope);
 	o->fit_excursion_pct = fabs(o->slope_pct) * (double)(d->w - 1);
 	o->data_excursion_pct = 100.0 * (double)(maxv - minv) / o->mean;
-	if (d->p.rule == SS_FIO_SLOPE)
+	double dev = fmax((double)maxv - o->mean, o->mean - (double)minv);
+	o->max_deviation_pct = 100.0 * dev / o->mean;
+	switch (d->p.rule) {
+	case SS_FIO_SLOPE:
+		o->criterion_pct = o->slope_pct;
 		o->ok = fabs(o->slope_pct) < d->p.slope_limit_pct;
-	else
+		break;
+	case SS_FIO_DEVIATION:
+		o->criterion_pct = o->max_deviation_pct;
+		o->ok = o->max_deviation_pct < d->p.slope_limit_pct;
+		break;
+	case SS_SNIA:
+		o->criterion_pct = o->fit_excursion_pct;
 		o->ok = o->data_excursion_pct <= d->p.excursion_limit_pct &&
 			o->fit_excursion_pct <= d->p.slope_limit_pct;
+		break;
+	}
 }
 
-bool ss_push(struct ss_detector *d, const struct trace_pt *pt)
+/* One detector sample (k trace samples added up). */
+static bool push_sample(struct ss_detector *d, const struct trace_pt *pt)
 {
 	uint64_t y = trace_count(pt, d->p.metric);
 	size_t w = d->w;
@@ -201,7 +254,7 @@ bool ss_push(struct ss_detector *d, const struct trace_pt *pt)
 	if (d->last.ok && !d->res.reached) {
 		struct ss_result *r = &d->res;
 		r->reached = true;
-		r->index = (size_t)i;
+		r->index = (size_t)(d->trace_seen - 1);
 		r->seconds = (double)d->total_ns / 1e9;
 		r->bytes = (double)d->total_bytes;
 		if (d->p.capacity_bytes)
@@ -210,6 +263,20 @@ bool ss_push(struct ss_detector *d, const struct trace_pt *pt)
 		r->at = d->last;
 	}
 	return d->last.ok;
+}
+
+bool ss_push(struct ss_detector *d, const struct trace_pt *pt)
+{
+	d->trace_seen++;
+	d->acc.ns += pt->ns;
+	d->acc.bytes += pt->bytes;
+	d->acc.ios += pt->ios;
+	if (++d->acc_n < d->k)
+		return false;
+	struct trace_pt sum = d->acc;
+	d->acc = (struct trace_pt){ 0 };
+	d->acc_n = 0;
+	return push_sample(d, &sum);
 }
 
 void ss_window(const struct ss_detector *d, struct ss_window *out)

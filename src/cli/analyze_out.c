@@ -29,24 +29,41 @@ void analyze_opts_default(struct analyze_opts *o)
 	memset(o, 0, sizeof *o);
 	o->kinds = AK_ALL;
 	o->metric = -1;
+	o->ss_metric = -1;
 	fill_params_default(&o->fill);
 	ss_params_default(&o->ss);
 	burst_params_default(&o->bursts);
 }
 
 /* Sequential work is judged by bandwidth, random by IOPS: the average I/O
-   size tells which (64 KiB and up counts as sequential). */
-static enum trace_metric pick_metric(const struct analyze_opts *o,
-				     const struct trace_pt *t, size_t n)
+   size tells which (64 KiB and up counts as sequential).  A log that has
+   only one of the two decides, and asking for the other is an error. */
+static int pick_metric(int asked, const struct analyzed_trace *a,
+		       enum trace_metric *out, struct sb_err *e)
 {
-	if (o->metric >= 0)
-		return (enum trace_metric)o->metric;
+	if (a->no_bytes || a->no_ios) {
+		enum trace_metric only = a->no_bytes ? TRACE_IOPS : TRACE_BW;
+		if (asked >= 0 && asked != (int)only)
+			return sb_errf(e, "the log has no block sizes, so no %s: "
+				       "only %s can be judged",
+				       a->no_bytes ? "bytes" : "I/O count",
+				       trace_metric_name(only));
+		*out = only;
+		return 0;
+	}
+	if (asked >= 0) {
+		*out = (enum trace_metric)asked;
+		return 0;
+	}
+	const struct trace_pt *t = a->t;
+	size_t n = a->n;
 	uint64_t bytes = 0, ios = 0;
 	for (size_t i = 0; i < n; i++) {
 		bytes += t[i].bytes;
 		ios += t[i].ios;
 	}
-	return ios && bytes / ios < 65536 ? TRACE_IOPS : TRACE_BW;
+	*out = ios && bytes / ios < 65536 ? TRACE_IOPS : TRACE_BW;
+	return 0;
 }
 
 static const char *unit_of(enum trace_metric m)
@@ -143,46 +160,86 @@ static void emit_fill(const struct fill_result *r, struct json_writer *w)
 	}
 }
 
+/* What a steady-state verdict was judged by, for people. */
+static void print_ss_how(const struct ss_params *p, const struct ss_result *r)
+{
+	printf("%s rule, %s, %.0f s window of %.3g s samples", r->rule,
+	       r->metric, r->window_s, r->interval_s);
+	if (r->per_interval > 1)
+		printf(" (%zu trace samples each)", r->per_interval);
+	if (isnan(r->limit_pct))
+		printf(", fio's limit in absolute terms");
+	else if (p->rule == SS_SNIA)
+		printf(", fit excursion <= %.3g %%, data excursion <= %.3g %%",
+		       r->limit_pct, p->excursion_limit_pct);
+	else
+		printf(", %s < %.3g %% of the mean",
+		       p->rule == SS_FIO_SLOPE ? "|slope|" : "max |deviation|",
+		       r->limit_pct);
+}
+
+static void json_ss_window(struct json_writer *w, const struct ss_window *at)
+{
+	/* a trace shorter than the window has no window to describe */
+	double na = NAN;
+	json_double(w, "criterion_pct", at->full ? at->criterion_pct : na);
+	json_double(w, "slope_pct", at->full ? at->slope_pct : na);
+	json_double(w, "slope_pct_fio_mean", at->full ? at->slope_pct_fio : na);
+	json_double(w, "max_deviation_pct", at->full ? at->max_deviation_pct : na);
+	json_double(w, "fit_excursion_pct", at->full ? at->fit_excursion_pct : na);
+	json_double(w, "data_excursion_pct", at->full ? at->data_excursion_pct : na);
+}
+
+static void json_ss_how(struct json_writer *w, const struct ss_params *p,
+			const struct ss_result *r)
+{
+	json_string(w, "rule", r->rule);
+	json_string(w, "metric", r->metric);
+	json_double(w, "interval_s", r->interval_s);
+	json_u64(w, "samples_per_interval", r->per_interval);
+	json_double(w, "window_s", r->window_s);
+	json_u64(w, "window_samples", r->window);
+	json_double(w, "limit_pct", r->limit_pct);
+	if (p->rule == SS_SNIA)
+		json_double(w, "excursion_limit_pct", p->excursion_limit_pct);
+}
+
 static void emit_steady(const struct ss_params *p, const struct ss_result *r,
-			struct json_writer *w)
+			bool no_bytes, struct json_writer *w)
 {
 	enum trace_metric m = p->metric;
+	double bytes = no_bytes ? NAN : r->bytes;
+	double dw = no_bytes ? NAN : r->drive_writes;
 	if (w) {
 		json_object_begin(w, "steady");
-		json_string(w, "rule", r->rule);
-		json_string(w, "metric", r->metric);
-		json_double(w, "interval_s", p->interval_s);
-		json_double(w, "window_s", p->window_s);
-		json_u64(w, "window_samples", r->window);
+		json_ss_how(w, p, r);
 		json_bool(w, "reached", r->reached);
 		json_double(w, "seconds", r->seconds);
-		json_double(w, "bytes", r->bytes);
-		json_double(w, "drive_writes", r->drive_writes);
+		json_double(w, "bytes", bytes);
+		json_double(w, "drive_writes", dw);
 		json_double(w, "value", r->value);
-		/* a trace shorter than the window has no window to describe */
-		double na = NAN;
-		json_double(w, "slope_pct", r->at.full ? r->at.slope_pct : na);
-		json_double(w, "fit_excursion_pct",
-			    r->at.full ? r->at.fit_excursion_pct : na);
-		json_double(w, "data_excursion_pct",
-			    r->at.full ? r->at.data_excursion_pct : na);
+		json_ss_window(w, &r->at);
 		json_object_end(w);
 		return;
 	}
-	printf("  steady state (%s, %s, %.0f s window of %.3g s samples): ",
-	       r->rule, r->metric, p->window_s, p->interval_s);
-	if (r->reached) {
-		printf("reached after %.1f s, %.2f GB", r->seconds, r->bytes / 1e9);
-		if (!isnan(r->drive_writes))
-			printf(" (%.2f drive writes)", r->drive_writes);
-		printf(", at %.0f %s\n", shown(m, r->value), unit_of(m));
-	} else {
-		printf("not reached in %.1f s (%.2f GB)\n", r->seconds, r->bytes / 1e9);
-	}
-	if (r->at.full)
-		printf("    window: slope %.3f %%/sample, fit excursion %.1f %%, "
-		       "data excursion %.1f %%\n", r->at.slope_pct,
-		       r->at.fit_excursion_pct, r->at.data_excursion_pct);
+	printf("  steady state (");
+	print_ss_how(p, r);
+	printf("): ");
+	printf("%s %.1f s", r->reached ? "reached after" : "not reached in", r->seconds);
+	if (!isnan(bytes))
+		printf(", %.2f GB", bytes / 1e9);
+	if (!isnan(dw))
+		printf(" (%.2f drive writes)", dw);
+	if (r->reached)
+		printf(", at %.0f %s", shown(m, r->value), unit_of(m));
+	printf("\n");
+	if (r->at.full && !isnan(r->at.criterion_pct))
+		printf("    window: slope %.3f %%/sample, max deviation %.1f %%, fit "
+		       "excursion %.1f %%, data excursion %.1f %%\n", r->at.slope_pct,
+		       r->at.max_deviation_pct, r->at.fit_excursion_pct,
+		       r->at.data_excursion_pct);
+	else if (r->at.full)
+		printf("    window: nothing completed in it\n");
 }
 
 static void json_view(struct json_writer *w, const char *key,
@@ -297,9 +354,14 @@ static void emit_latency(const struct lat_hist *h, struct json_writer *w)
 int analyze_trace(const struct analyze_opts *o, const struct analyzed_trace *a,
 		  struct json_writer *w, struct sb_err *e)
 {
-	if (trace_check(a->t, a->n, e))
+	enum trace_metric m, ssm;
+	if (trace_check(a->t, a->n, e) || pick_metric(o->metric, a, &m, e) ||
+	    pick_metric(o->ss_metric >= 0 ? o->ss_metric : o->metric, a, &ssm, e))
 		return sb_err_wrap(e, "%s", a->name);
-	enum trace_metric m = pick_metric(o, a->t, a->n);
+	if ((o->kinds & AK_FILL) && a->no_bytes && o->kinds != AK_ALL)
+		return sb_errf(e, "%s: an IOPS log without block sizes holds no bytes: "
+			       "no fill analysis (give the bandwidth log, or --kind "
+			       "steady, consistency or bursts)", a->name);
 	uint64_t bytes = 0, ios = 0, ns = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		bytes += a->t[i].bytes;
@@ -312,18 +374,36 @@ int analyze_trace(const struct analyze_opts *o, const struct analyzed_trace *a,
 		json_string(w, "direction", a->direction);
 		json_string(w, "metric", trace_metric_name(m));
 		json_u64(w, "samples", a->n);
-		json_u64(w, "total_bytes", bytes);
-		json_u64(w, "total_ios", ios);
+		if (a->no_bytes)
+			json_null(w, "total_bytes");
+		else
+			json_u64(w, "total_bytes", bytes);
+		if (a->no_ios)
+			json_null(w, "total_ios");
+		else
+			json_u64(w, "total_ios", ios);
 		json_double(w, "total_s", (double)ns / 1e9);
-		json_double(w, "true_avg_bps", (double)bytes * 1e9 / (double)ns);
-		json_double(w, "true_avg_iops", (double)ios * 1e9 / (double)ns);
+		json_double(w, "true_avg_bps", a->no_bytes ? NAN : (double)bytes * 1e9 / (double)ns);
+		json_double(w, "true_avg_iops", a->no_ios ? NAN : (double)ios * 1e9 / (double)ns);
 	} else {
-		printf("%s (%s): %zu samples, %llu bytes, %llu I/Os in %.1f s\n",
-		       a->name, a->direction, a->n, (unsigned long long)bytes,
-		       (unsigned long long)ios, (double)ns / 1e9);
+		printf("%s (%s): %zu samples, ", a->name, a->direction, a->n);
+		if (a->no_bytes)
+			printf("bytes absent (no block sizes), ");
+		else
+			printf("%llu bytes, ", (unsigned long long)bytes);
+		if (a->no_ios)
+			printf("I/O count absent (no block sizes)");
+		else
+			printf("%llu I/Os", (unsigned long long)ios);
+		printf(" in %.1f s\n", (double)ns / 1e9);
 	}
 	int rc = 0;
-	if (o->kinds & AK_FILL) {
+	if ((o->kinds & AK_FILL) && a->no_bytes) {
+		if (w)
+			json_null(w, "fill");
+		else
+			printf("  fill: absent (an IOPS log without block sizes holds no bytes)\n");
+	} else if (o->kinds & AK_FILL) {
 		struct fill_result r;
 		if ((rc = fill_analyze(a->t, a->n, &o->fill, &r, e)))
 			goto out;
@@ -332,13 +412,12 @@ int analyze_trace(const struct analyze_opts *o, const struct analyzed_trace *a,
 	if (o->kinds & AK_STEADY) {
 		struct ss_params p = o->ss;
 		struct ss_result r;
-		p.metric = m;
+		p.metric = ssm;
 		p.capacity_bytes = o->capacity;
-		if (!o->interval_given)
-			p.interval_s = trace_median_slice_s(a->t, a->n);
+		p.sample_s = trace_median_slice_s(a->t, a->n);
 		if ((rc = ss_analyze(a->t, a->n, &p, &r, e)))
 			goto out;
-		emit_steady(&p, &r, w);
+		emit_steady(&p, &r, a->no_bytes, w);
 	}
 	if (o->kinds & AK_CONSISTENCY) {
 		struct consistency_result r;
@@ -368,51 +447,213 @@ out:
 	return 0;
 }
 
+/* A figure for people: the number, or "absent" when the file lacks it. */
+static void print_fig(const char *fmt, double v, double scale,
+		      const char *absent)
+{
+	if (isfinite(v))
+		printf(fmt, v / scale);
+	else
+		printf("%s absent", absent);
+}
+
+static void json_lat(struct json_writer *w, const char *pre,
+		     const struct fio_lat_summary *l)
+{
+	char key[48];
+	snprintf(key, sizeof key, "%s_mean_ns", pre);
+	json_double(w, key, l->mean_ns);
+	snprintf(key, sizeof key, "%s_min_ns", pre);
+	json_double(w, key, l->min_ns);
+	snprintf(key, sizeof key, "%s_max_ns", pre);
+	json_double(w, key, l->max_ns);
+	snprintf(key, sizeof key, "%s_percentiles_ns", pre);
+	if (!l->np) {
+		json_null(w, key);
+		return;
+	}
+	json_object_begin(w, key);
+	for (size_t i = 0; i < l->np; i++) {
+		snprintf(key, sizeof key, "p%g", l->ps[i]);
+		json_double(w, key, l->pv_ns[i]);
+	}
+	json_object_end(w);
+}
+
+static void print_lat(const char *what, const struct fio_lat_summary *l)
+{
+	if (!l->present)
+		return;
+	printf("; %s mean", what);
+	print_fig(" %.1f us", l->mean_ns, 1e3, "");
+	for (size_t i = 0; i < l->np; i++)
+		if (l->ps[i] == 50 || l->ps[i] == 99 || l->ps[i] == 99.9 ||
+		    l->ps[i] == 99.99)
+			printf(", p%g %.1f us", l->ps[i], l->pv_ns[i] / 1e3);
+}
+
+/*
+ * fio's steady-state window judged again by ssdbench's detector: the same
+ * rule, metric, samples and limit, with the exact window mean where fio's
+ * slope criterion divides by the mean truncated to an integer.
+ */
+struct ss_rejudge {
+	struct ss_params p;
+	struct ss_result r;
+	bool steady;		/* ours, on fio's terms (absolute limits too) */
+	double criterion;	/* ours, in fio's unit (% or absolute) */
+	double criterion_fio_mean;	/* the same over fio's truncated mean */
+};
+
+static int rejudge(const struct fio_ss_summary *f, struct ss_rejudge *o,
+		   struct sb_err *e)
+{
+	memset(o, 0, sizeof *o);
+	ss_params_default(&o->p);
+	o->p.rule = f->slope ? SS_FIO_SLOPE : SS_FIO_DEVIATION;
+	o->p.metric = f->iops ? TRACE_IOPS : TRACE_BW;
+	/* fio keeps one rate per ss_interval: duration / number of them */
+	o->p.sample_s = o->p.interval_s = f->duration_s / (double)f->n;
+	o->p.window_s = f->duration_s;
+	/* a limit not in % is judged below on fio's absolute terms */
+	o->p.slope_limit_pct = f->pct ? f->limit : 1e9;
+	struct ss_detector *d;
+	if (!(f->n >= 2) || ss_new(&o->p, &d, e))
+		return f->n >= 2 ? -1 : sb_errf(e, "fio's window has %zu samples", f->n);
+	for (size_t i = 0; i < f->n; i++) {
+		struct trace_pt pt = { (uint64_t)llround(o->p.sample_s * 1e9),
+				       f->bw_data[i], f->iops_data[i] };
+		ss_push(d, &pt);
+	}
+	ss_result(d, &o->r);
+	ss_free(d);
+	if (!f->pct)
+		o->r.limit_pct = NAN;	/* judged below on fio's absolute limit */
+	const struct ss_window *wd = &o->r.at;
+	double to_abs = f->pct ? 1 : wd->mean / 100;
+	o->criterion = wd->criterion_pct * to_abs;
+	/* fio's truncated mean enters only its % of the mean for the slope */
+	o->criterion_fio_mean = f->slope && f->pct ? wd->slope_pct_fio : o->criterion;
+	o->steady = wd->full && !isnan(o->criterion) && fabs(o->criterion) < f->limit;
+	return 0;
+}
+
+static void print_rejudge(const struct fio_ss_summary *f, struct json_writer *w)
+{
+	struct ss_rejudge o;
+	struct sb_err e;
+	int rc = rejudge(f, &o, &e);
+	const char *unit = f->pct ? "%" : f->iops ? "IOPS" : "B/s";
+	/* what the exact mean changes, and whether ssdbench's reading of the
+	   window reproduces fio's figure (printed with 6 decimals) */
+	double diff = o.criterion - o.criterion_fio_mean;
+	bool same_window = fabs(o.criterion_fio_mean - f->criterion) <=
+			   1e-6 + 1e-6 * fabs(f->criterion);
+	if (w) {
+		json_object_begin(w, "steadystate");
+		json_object_begin(w, "fio");
+		json_string(w, "ss", f->ss);
+		json_string(w, "rule", f->slope ? "fio-slope" : "fio-deviation");
+		json_string(w, "metric", f->iops ? "iops" : "bw");
+		json_double(w, "limit", f->limit);
+		json_bool(w, "limit_is_pct", f->pct);
+		json_double(w, "duration_s", f->duration_s);
+		json_u64(w, "samples", f->n);
+		json_bool(w, "attained", f->attained);
+		json_double(w, "criterion", f->criterion);
+		json_double(w, "mean", f->iops ? f->iops_mean : f->bw_mean);
+		json_object_end(w);
+		if (rc) {
+			json_string(w, "error", e.msg);
+		} else {
+			json_object_begin(w, "ssdbench");
+			json_ss_how(w, &o.p, &o.r);
+			json_double(w, "limit", f->limit);
+			json_bool(w, "steady", o.steady);
+			json_double(w, "criterion", o.criterion);
+			json_double(w, "criterion_over_fio_mean", o.criterion_fio_mean);
+			json_double(w, "mean", o.r.at.mean);
+			json_object_end(w);
+			json_double(w, "exact_mean_difference", diff);
+			json_bool(w, "reproduces_fio_criterion", same_window);
+			json_bool(w, "verdicts_agree", o.steady == f->attained);
+		}
+		json_object_end(w);
+		return;
+	}
+	printf("  steady state: fio ss=%s over %.0f s (%zu samples): %s, criterion %.6g %s\n",
+	       f->ss, f->duration_s, f->n, f->attained ? "attained" : "not attained",
+	       f->criterion, unit);
+	if (rc) {
+		printf("    ssdbench cannot judge fio's window again: %s\n", e.msg);
+		return;
+	}
+	printf("    ssdbench (");
+	print_ss_how(&o.p, &o.r);
+	printf("): %s, criterion %.6g %s\n", o.steady ? "steady" : "not steady",
+	       o.criterion, unit);
+	if (f->slope && f->pct && diff != 0)
+		printf("    ssdbench divides the slope by the exact mean %.6g, fio by the "
+		       "mean truncated to an integer, %.0f, which gives %.6g %s: a "
+		       "difference of %.3g %s\n", o.r.at.mean, floor(o.r.at.mean),
+		       o.criterion_fio_mean, unit, diff, unit);
+	else if (f->slope && f->pct)
+		printf("    ssdbench divides the slope by the exact mean, fio by the mean "
+		       "truncated to an integer: the same here (%.6g)\n", o.r.at.mean);
+	printf("    %s\n", same_window ? "fio's criterion reproduced from its window data" :
+	       "fio's criterion is not what its window data give");
+	if (o.steady != f->attained)
+		printf("    the verdicts differ\n");
+}
+
 void analyze_print_fio_job(const struct fio_job_summary *j,
 			   struct json_writer *w)
 {
-	static const char *const dn[3] = { "read", "write", "trim" };
 	if (w) {
 		json_object_begin(w, NULL);
 		json_string(w, "name", j->name);
+		json_u64(w, "document", j->document);
+		json_string(w, "fio_version", j->version);
 	} else {
-		printf("fio job %s\n", j->name);
+		printf("fio job %s (document %u, %s)\n", j->name, j->document + 1,
+		       j->version[0] ? j->version : "fio version absent");
 	}
-	for (int d = 0; d < 3; d++) {
+	for (int d = 0; d < FIO_NDIRS; d++) {
 		const struct fio_dir_summary *s = &j->dir[d];
-		if (!s->io_bytes && !s->total_ios)
+		/* a direction the job did not use: fio prints zeros */
+		if (!s->present || !(s->io_bytes > 0))
 			continue;
 		if (w) {
-			json_object_begin(w, dn[d]);
-			json_u64(w, "io_bytes", s->io_bytes);
-			json_u64(w, "total_ios", s->total_ios);
-			json_u64(w, "runtime_ms", s->runtime_ms);
+			json_object_begin(w, fio_dir_names[d]);
+			json_double(w, "io_bytes", s->io_bytes);
+			json_double(w, "total_ios", s->total_ios);
+			json_double(w, "runtime_ms", s->runtime_ms);
 			json_double(w, "bw_bps", s->bw_bytes);
 			json_double(w, "iops", s->iops);
-			json_double(w, "clat_mean_ns", s->clat_mean_ns);
-			json_u64(w, "clat_min_ns", s->clat_min_ns);
-			json_u64(w, "clat_max_ns", s->clat_max_ns);
-			json_object_begin(w, "clat_percentiles_ns");
-			for (size_t i = 0; i < s->np; i++) {
-				char key[32];
-				snprintf(key, sizeof key, "p%g", s->ps[i]);
-				json_u64(w, key, s->pv_ns[i]);
-			}
-			json_object_end(w);
+			json_string(w, "units_read", s->io_kib ?
+				    (s->lat_us ? "io_bytes KiB, latency us" : "io_bytes KiB") :
+				    (s->lat_us ? "latency us" : "bytes, ns"));
+			json_lat(w, "clat", &s->clat);
+			if (s->lat.present)
+				json_lat(w, "lat", &s->lat);
 			json_object_end(w);
 			continue;
 		}
-		printf("  %s: %llu bytes, %llu I/Os in %llu ms: %.0f MB/s, %.0f IOPS, "
-		       "clat mean %.1f us", dn[d], (unsigned long long)s->io_bytes,
-		       (unsigned long long)s->total_ios,
-		       (unsigned long long)s->runtime_ms, s->bw_bytes / 1e6, s->iops,
-		       s->clat_mean_ns / 1e3);
-		for (size_t i = 0; i < s->np; i++)
-			if (s->ps[i] == 50 || s->ps[i] == 99 || s->ps[i] == 99.9 ||
-			    s->ps[i] == 99.99)
-				printf(", p%g %.1f", s->ps[i], (double)s->pv_ns[i] / 1e3);
-		printf(" us\n");
+		printf("  %s: ", fio_dir_names[d]);
+		print_fig("%.0f bytes", s->io_bytes, 1, "bytes");
+		print_fig(", %.0f I/Os", s->total_ios, 1, ", I/O count");
+		print_fig(" in %.0f ms", s->runtime_ms, 1, ", runtime");
+		print_fig(": %.1f MB/s", s->bw_bytes, 1e6, "; bandwidth");
+		print_fig(", %.0f IOPS", s->iops, 1, ", IOPS");
+		print_lat("clat", &s->clat);
+		print_lat("lat", &s->lat);
+		if (s->io_kib || s->lat_us)
+			printf(" (read as fio 2.x units:%s%s)", s->io_kib ? " io_bytes KiB" : "",
+			       s->lat_us ? " latency us" : "");
+		printf("\n");
 	}
+	if (j->ss.present)
+		print_rejudge(&j->ss, w);
 	if (w)
 		json_object_end(w);
 }

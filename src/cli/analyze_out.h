@@ -33,8 +33,9 @@ struct analyze_opts {
 	unsigned kinds;
 	bool json;
 	int metric;			/* TRACE_BW, TRACE_IOPS, or -1: by I/O size */
+	int ss_metric;			/* steady state's: from the rule name
+					   (bw_slope ...), else as `metric` */
 	uint64_t capacity;		/* for drive-writes; 0 unknown */
-	bool interval_given;		/* else the trace's median slice */
 	struct fill_params fill;
 	struct ss_params ss;
 	struct burst_params bursts;
@@ -48,6 +49,8 @@ struct analyzed_trace {
 	const struct trace_pt *t;
 	size_t n;
 	const struct lat_hist *lat;	/* may be NULL */
+	bool no_bytes;			/* an IOPS log without block sizes */
+	bool no_ios;			/* a bandwidth log without block sizes */
 };
 
 /* Analyse one trace; with `jw` as one JSON object, else as text. */

@@ -37,10 +37,12 @@ static void usage(FILE *out)
 		"  --kind K          fill, steady, consistency, bursts or all (default)\n"
 		"  --metric M        bw or iops (default: bw for I/Os of 64 KiB and up)\n"
 		"  --capacity SIZE   user capacity, for drive-writes\n"
-		"  --rule R          steady state: fio-slope (default) or snia\n"
+		"  --rule R          steady state: fio-slope (default), fio-deviation or snia;\n"
+		"                    fio's names bw_slope, iops_slope, bw, iops also pick the metric\n"
 		"  --window DUR      steady-state window (default 30s)\n"
-		"  --interval DUR    sample spacing for the rule (default: the trace's)\n"
-		"  --limit PCT       fio: slope limit (10); snia: fit excursion (10)\n"
+		"  --interval DUR    the rule's sample spacing, fio's ss_interval (default 1s),\n"
+		"                    made of the trace's samples\n"
+		"  --limit PCT       fio: slope or deviation limit (10); snia: fit excursion (10)\n"
 		"  --sustain DUR     a cache ends in a drop lasting this long (default 5s)\n"
 		"  --json            print JSON (keys in docs/analysis.md)\n",
 		STORE_DEFAULT_PATH);
@@ -82,7 +84,7 @@ static int analyze_fio_log(const char *path, const char *log_type,
 	free(text);
 	if (rc)
 		return sb_err_wrap(e, "%s", path);
-	unsigned dir = fio_log_main_dir(l, n);
+	int dir = -1;
 	if (dir_arg) {
 		if (!strcmp(dir_arg, "read"))
 			dir = 0;
@@ -95,15 +97,6 @@ static int analyze_fio_log(const char *path, const char *log_type,
 			return sb_errf(e, "--dir: '%s' is not read, write or trim", dir_arg);
 		}
 	}
-	struct trace_pt *t;
-	size_t nt;
-	rc = fio_log_to_trace(l, n, kind, dir, (unsigned)(slice_ns / 1000000), &t,
-			      &nt, e);
-	free(l);
-	if (rc)
-		return sb_err_wrap(e, "%s", path);
-	static const char *const dn[3] = { "read", "write", "trim" };
-	struct analyzed_trace a = { base, dn[dir], t, nt, NULL };
 	if (w) {
 		json_object_begin(w, "source");
 		json_string(w, "kind", "fio-log");
@@ -112,10 +105,40 @@ static int analyze_fio_log(const char *path, const char *log_type,
 		json_object_end(w);
 		json_array_begin(w, "traces");
 	}
-	rc = analyze_trace(o, &a, w, e);
+	/* one trace per run the file holds (fio appends a rerun's log) */
+	size_t runs = 0;
+	for (size_t start = 0; start < n && !rc; runs++) {
+		size_t stop = fio_log_run_end(l, n, start);
+		unsigned d = dir >= 0 ? (unsigned)dir : fio_log_main_dir(l + start, stop - start);
+		struct trace_pt *t;
+		size_t nt;
+		struct fio_trace_info info;
+		rc = fio_log_to_trace(l + start, stop - start, kind, d,
+				      (unsigned)(slice_ns / 1000000), &t, &nt, &info, e);
+		if (rc) {
+			sb_err_wrap(e, "%s", path);
+			break;
+		}
+		char name[300];
+		if (runs || stop < n)
+			snprintf(name, sizeof name, "%s, run %zu (lines %zu-%zu)", base,
+				 runs + 1, l[start].line, l[stop - 1].line);
+		else
+			snprintf(name, sizeof name, "%s", base);
+		static const char *const dn[3] = { "read", "write", "trim" };
+		struct analyzed_trace a = { name, dn[d], t, nt, NULL,
+					    !info.has_bytes, !info.has_ios };
+		if (!w && info.gaps)
+			printf("%s: %zu stretches without an entry (%.1f s): time at 0, "
+			       "as fio logs nothing for a window without completions\n",
+			       name, info.gaps, info.gap_s);
+		rc = analyze_trace(o, &a, w, e);
+		free(t);
+		start = stop;
+	}
+	free(l);
 	if (w)
 		json_array_end(w);
-	free(t);
 	return rc;
 }
 
@@ -143,7 +166,7 @@ static int analyze_fio_json(const char *path, struct json_writer *w,
 		analyze_print_fio_job(&jobs[i], w);
 	if (w)
 		json_array_end(w);
-	free(jobs);
+	fio_jobs_free(jobs, n);
 	return 0;
 }
 
@@ -188,7 +211,7 @@ static int analyze_workload(struct store *s, const struct workload_row *wr,
 		char name[96];
 		snprintf(name, sizeof name, "%u:%s", wr->index, wr->name);
 		struct analyzed_trace a = { name, io_dir_name((enum io_dir)d), t,
-					    nt, h };
+					    nt, h, false, false };
 		rc = analyze_trace(o, &a, w, e);
 	}
 	free(t);
@@ -324,7 +347,7 @@ int cmd_analyze(int argc, char **argv)
 				bad = sb_errf(&e, "--metric: '%s' is not bw or iops", optarg);
 			break;
 		case 'c': bad = parse_size(optarg, &o.capacity, &e); break;
-		case 'r': bad = ss_rule_parse(optarg, &o.ss.rule, &e); break;
+		case 'r': bad = ss_rule_parse(optarg, &o.ss.rule, &o.ss_metric, &e); break;
 		case 'w':
 			bad = parse_duration_ns(optarg, &v, &e);
 			o.ss.window_s = (double)v / 1e9;
@@ -332,7 +355,6 @@ int cmd_analyze(int argc, char **argv)
 		case 'i':
 			bad = parse_duration_ns(optarg, &v, &e);
 			o.ss.interval_s = (double)v / 1e9;
-			o.interval_given = true;
 			break;
 		case 'L': bad = parse_pct(optarg, &o.ss.slope_limit_pct, &e); break;
 		case 's':
@@ -348,6 +370,13 @@ int cmd_analyze(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (!bad && o.ss_metric >= 0 && o.metric >= 0 && o.ss_metric != o.metric)
+		bad = sb_errf(&e, "--rule %s judges %s: --metric %s contradicts it",
+			      o.ss.rule == SS_FIO_SLOPE ?
+			      (o.ss_metric == TRACE_BW ? "bw_slope" : "iops_slope") :
+			      trace_metric_name((enum trace_metric)o.ss_metric),
+			      trace_metric_name((enum trace_metric)o.ss_metric),
+			      trace_metric_name((enum trace_metric)o.metric));
 	if (bad) {
 		fprintf(stderr, "ssdbench analyze: %s\n", e.msg);
 		return 2;

@@ -102,7 +102,11 @@ void json_i64(struct json_writer *w, const char *key, int64_t value)
 void json_double(struct json_writer *w, const char *key, double value)
 {
 	begin_value(w, key);
-	if (isfinite(value))
+	/* a whole number below 2^53 prints as %.17g would, only faster */
+	if (isfinite(value) && fabs(value) < 9007199254740992.0 &&
+	    value == (double)(long long)value && !(value == 0 && signbit(value)))
+		fprintf(w->out, "%lld", (long long)value);
+	else if (isfinite(value))
 		fprintf(w->out, "%.17g", value);
 	else
 		fputs("null", w->out);

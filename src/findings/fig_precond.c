@@ -41,7 +41,17 @@ int fig_ss_precond(struct fctx *c, struct sb_err *e)
 	struct sb_err ae;
 	if (!ss_analyze(t, n, &sp, &r, &ae)) {
 		fig(c, "", r.reached, "steady_reached");
+		/* what the verdict was judged by: rule, metric, spacing,
+		   window and limit */
 		fig(c, "", sp.rule == SS_SNIA, "rule_snia");
+		fig(c, "", sp.rule == SS_FIO_DEVIATION, "rule_fio_deviation");
+		fig(c, "", sp.metric == TRACE_IOPS, "steady_metric_iops");
+		fig(c, "s", r.interval_s, "steady_interval_s");
+		fig(c, "s", r.window_s, "steady_window_s");
+		fig(c, "%", r.limit_pct, "steady_limit_pct");
+		if (sp.rule == SS_SNIA)
+			fig(c, "%", sp.excursion_limit_pct, "steady_excursion_limit_pct");
+		fig(c, "%", r.at.full ? r.at.criterion_pct : NAN, "steady_criterion_pct");
 		fig(c, "s", r.reached ? r.seconds : NAN, "steady_s");
 		fig(c, "DW", r.reached ? r.drive_writes : NAN, "steady_drive_writes");
 		fig(c, unit, r.reached ? r.value / scale : NAN, "steady_%s", iops ? "iops" : "mbps");

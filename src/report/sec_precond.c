@@ -45,14 +45,24 @@ static void steady_text(const struct rctx *x, const char *step, bool iops,
 	out[0] = '\0';
 	const struct rpt_metric *reached = fig(x, step, "steady_reached");
 	const struct rpt_metric *snia = fig(x, step, "rule_snia");
+	const struct rpt_metric *dev = fig(x, step, "rule_fio_deviation");
+	const struct rpt_metric *ivl = fig(x, step, "steady_interval_s");
+	const struct rpt_metric *win = fig(x, step, "steady_window_s");
+	const struct rpt_metric *lim = fig(x, step, "steady_limit_pct");
+	char how[160] = "";
+	if (ivl && win && lim)
+		bufprintf(how, sizeof how, ": %s, %.0f s window of %.3g s samples, "
+			  "limit %.3g %%", iops ? "IOPS" : "bandwidth", win->value,
+			  ivl->value, lim->value);
 	const struct rpt_metric *ss_s = fig(x, step, "steady_s");
 	const struct rpt_metric *ss_dw = fig(x, step, "steady_drive_writes");
 	bufprintf(k, sizeof(k), "steady_%s", unit);
 	const struct rpt_metric *ss_v = fig(x, step, k);
 	if (reached && reached->value > 0 && ss_s && ss_dw && ss_v)
-		u += bufprintf(out + u, len - u, " Steady state (%s rule) after "
+		u += bufprintf(out + u, len - u, " Steady state (%s rule%s) after "
 			       "%.0f s, %.2f drive writes, at %s.",
-			       snia && snia->value > 0 ? "SNIA" : "fio slope",
+			       snia && snia->value > 0 ? "SNIA" :
+			       dev && dev->value > 0 ? "fio mean-deviation" : "fio slope", how,
 			       ss_s->value, ss_dw->value,
 			       fig_rate(x, ss_v, iops, b[0], 48));
 	else if (reached)

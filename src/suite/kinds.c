@@ -114,9 +114,12 @@ static const struct param_desc ss_precond_params[] = {
 	{ "bs", PT_SIZE, 512, MAX_BS, NULL, "block size" },
 	{ "qd", PT_UINT, 1, 1024, NULL, "queue depth" },
 	{ "track", PT_ENUM, 0, 0, "bw|iops", "what steady state tracks" },
-	{ "rule", PT_ENUM, 0, 0, "slope|snia", "steady-state rule: fio's slope or SNIA PTS" },
+	{ "rule", PT_ENUM, 0, 0, "slope|deviation|snia",
+	  "steady-state rule: fio's slope (ss=*_slope), fio's mean deviation (ss=bw/iops) or SNIA PTS" },
+	{ "ss_interval", PT_DURATION, 0, 0, NULL,
+	  "the rule's sample spacing (fio's ss_interval), made of the 100 ms samples" },
 	{ "window", PT_DURATION, 0, 0, NULL, "steady-state window" },
-	{ "slope_tol", PT_PERCENT, 0, 100, NULL, "slope (or slope excursion) limit, % of the mean" },
+	{ "slope_tol", PT_PERCENT, 0, 100, NULL, "slope, deviation (or SNIA slope excursion) limit, % of the mean" },
 	{ "excursion_tol", PT_PERCENT, 0, 100, NULL, "SNIA data excursion limit, % of the mean" },
 	{ "min_writes", PT_DOUBLE, 0, 1000, NULL, "capacity multiples written before steady state counts" },
 	{ "max_writes", PT_DOUBLE, 0.01, 1000, NULL, "capacity multiples after which steady state is given up" },
@@ -212,6 +215,11 @@ static int check_ss_precond(const struct plan_step *st,
 			       step_param(st, "max_writes")->text);
 	if (step_u64(st, "window") == 0)
 		return sb_errf(e, "window must be longer than 0");
+	if (step_u64(st, "ss_interval") == 0 ||
+	    2 * step_u64(st, "ss_interval") > step_u64(st, "window"))
+		return sb_errf(e, "ss_interval (%s) must be above 0 and at most half "
+			       "the window (%s)", step_param(st, "ss_interval")->text,
+			       step_param(st, "window")->text);
 	return 0;
 }
 

@@ -40,13 +40,13 @@ const struct step_template step_templates[] = {
 	{ "essd_purge", "purge", HALF_ESSD, "purge to fresh-out-of-box", NULL,
 	  "method=auto lbaf=keep rest=5m" },
 	{ "seq_precond", "ss_precond", HALF_ESSD, "SEQ preconditioning to steady state", NULL,
-	  "pattern=seq bs=128KiB qd=256 track=bw rule=slope window=30s slope_tol=10% "
+	  "pattern=seq bs=128KiB qd=256 track=bw rule=slope ss_interval=1s window=30s slope_tol=10% "
 	  "excursion_tol=20% min_writes=2 max_writes=23 rest=0" },
 	{ "seq_sweeps", "sweep", HALF_ESSD, "SEQ 128 KiB read, write, 95:5 QD sweeps", "seq_precond",
 	  "pattern=seq bs=128KiB mixes=100,0,95 qds=1,2,4,8,16,32,64,128,256 "
 	  "ramp=30s time=5m span=100% rest=0" },
 	{ "rnd_precond", "ss_precond", HALF_ESSD, "RND preconditioning to steady state", "seq_precond",
-	  "pattern=rand bs=4KiB qd=256 track=iops rule=slope window=30s slope_tol=10% "
+	  "pattern=rand bs=4KiB qd=256 track=iops rule=slope ss_interval=1s window=30s slope_tol=10% "
 	  "excursion_tol=20% min_writes=2 max_writes=23 rest=0" },
 	{ "rnd_sweeps", "sweep", HALF_ESSD, "RND 4 KiB read, write, 70:30, 50:50 QD sweeps", "rnd_precond",
 	  "pattern=rand bs=4KiB mixes=100,0,70,50 qds=1,2,4,8,16,32,64,128,256 "
@@ -87,8 +87,11 @@ static const char quick_settings[] =
 	"rw_ratio.time=200ms rw_ratio.point_rest=0 rw_ratio.min_runs=3 "
 	"rw_ratio.max_runs=4 rw_ratio.rse_window=3 "
 	"reclaim.idles=0s,1s,2s reclaim.fill_share=25% reclaim.write_time=1s "
-	"seq_precond.window=1s seq_precond.min_writes=0.5 seq_precond.max_writes=2 "
-	"rnd_precond.window=1s rnd_precond.min_writes=0.25 rnd_precond.max_writes=1 "
+	/* a 1 s window of 100 ms samples: a toy drive's steady state, not fio's */
+	"seq_precond.window=1s seq_precond.ss_interval=100ms seq_precond.min_writes=0.5 "
+	"seq_precond.max_writes=2 "
+	"rnd_precond.window=1s rnd_precond.ss_interval=100ms rnd_precond.min_writes=0.25 "
+	"rnd_precond.max_writes=1 "
 	"seq_sweeps.qds=1,8,32 seq_sweeps.ramp=100ms seq_sweeps.time=500ms "
 	"rnd_sweeps.qds=1,8,32 rnd_sweeps.ramp=100ms rnd_sweeps.time=500ms "
 	"ai_sweep.qds=1,32 ai_sweep.ramp=100ms ai_sweep.time=500ms "

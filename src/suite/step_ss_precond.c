@@ -38,9 +38,13 @@ void ss_params_of_step(const struct plan_step *st, uint64_t size,
 		       uint64_t interval_ns, struct ss_params *p)
 {
 	ss_params_default(p);
-	p->rule = strcmp(step_param(st, "rule")->s, "snia") ? SS_FIO_SLOPE : SS_SNIA;
+	const char *rule = step_param(st, "rule")->s;
+	p->rule = !strcmp(rule, "snia") ? SS_SNIA :
+		  !strcmp(rule, "deviation") ? SS_FIO_DEVIATION : SS_FIO_SLOPE;
 	p->metric = strcmp(step_param(st, "track")->s, "iops") ? TRACE_BW : TRACE_IOPS;
-	p->interval_s = (double)interval_ns / 1e9;
+	/* the 100 ms samples, added up into the rule's ss_interval */
+	p->sample_s = (double)interval_ns / 1e9;
+	p->interval_s = (double)step_u64(st, "ss_interval") / 1e9;
 	p->window_s = (double)step_u64(st, "window") / 1e9;
 	p->slope_limit_pct = step_double(st, "slope_tol");
 	p->excursion_limit_pct = step_double(st, "excursion_tol");

@@ -19,6 +19,8 @@ SETS=(
 	rw_ratio.rest=0 rw_ratio.time=50ms rw_ratio.point_rest=0
 	reclaim.rest=0 reclaim.idles=0s,2s,10s reclaim.write_time=2s
 	essd_purge.rest=0 seq_precond.window=1s rnd_precond.window=1s
+	# a 1 s window judged on 100 ms samples (the preset: 1 s samples, 30 s)
+	seq_precond.ss_interval=100ms rnd_precond.ss_interval=100ms
 	# 2 s per point: two 1 s samples for Intel's consistency.
 	seq_sweeps.ramp=0 seq_sweeps.time=2s rnd_sweeps.ramp=0 rnd_sweeps.time=2s
 	ai_sweep.ramp=0 ai_sweep.time=2s tail_latency.time=1s

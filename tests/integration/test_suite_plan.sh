@@ -52,4 +52,10 @@ expect_fail "bad --set" $SSDBENCH suite --target "$target" --size 64m --preset q
 grep -q "fill.qd=0" <<<"$LAST_ERR" || fail "--set message: $LAST_ERR"
 expect_fail "unknown preset" $SSDBENCH plan --preset fastest --target sim:sn8100-2tb
 grep -q "cssd, essd, full, quick" <<<"$LAST_ERR" || fail "preset message: $LAST_ERR"
+# steady state's own sample spacing is a setting, shown with its default
+"$SSDBENCH" plan --describe > "$TEST_TMP/describe.txt"
+grep -Eq "^  ss_interval +duration +1s .*ss_interval" "$TEST_TMP/describe.txt" || fail "plan --describe lacks ss_interval"
+"$SSDBENCH" plan --preset full --target sim:sn8100-2tb --set seq_precond.ss_interval=20s >/dev/null 2>"$TEST_TMP/err.txt" &&
+	fail "an ss_interval above half the window was accepted"
+grep -q "ss_interval (20s)" "$TEST_TMP/err.txt" || fail "ss_interval refusal: $(cat "$TEST_TMP/err.txt")"
 echo ok

@@ -31,6 +31,12 @@ near reclaim.rate_gbps 1.46 0.10
 near seq_precond.steady_reached 1 0
 near rnd_precond.steady_reached 1 0
 near seq_precond.steady_mbps 3850 0.10
+# the verdicts name what they were judged by: fio's slope rule on 1 s
+# samples (made of the 100 ms ones) over 30 s, limit 10 %
+near seq_precond.steady_interval_s 1 0
+near seq_precond.steady_window_s 30 0
+near seq_precond.steady_limit_pct 10 0
+near rnd_precond.steady_metric_iops 1 0
 near rnd_precond.bursts.period_s 20.5 0.10
 near rnd_precond.bursts.gb 1.5 0.15
 near rnd_precond.bursts.height_iops 950000 0.10

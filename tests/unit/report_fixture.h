@@ -320,10 +320,11 @@ static inline int64_t fx_suite_run(struct store *s, const char *target,
 		"seq_precond.stopped_at_steady_state", "seq_precond.steady_reached",
 		"seq_precond.rule_snia", "seq_precond.steady_s",
 		"seq_precond.steady_drive_writes", "seq_precond.steady_mbps",
-		"seq_precond.bursts.count",
+		"seq_precond.bursts.count", "seq_precond.steady_interval_s",
+		"seq_precond.steady_window_s", "seq_precond.steady_limit_pct",
 	};
-	const double vals[] = { 1, 1, 0, 25, 0.03, 2000 * sc, 0 };
-	for (int k = 0; k < 7; k++)
+	const double vals[] = { 1, 1, 0, 25, 0.03, 2000 * sc, 0, 1, 30, 10 };
+	for (int k = 0; k < 10; k++)
 		if (store_put_metric(s, run, st, 0, keys[k], vals[k], "", &e))
 			CHECK_FAIL("metric: %s", e.msg);
 	fx_step_done(s, st);

@@ -120,7 +120,7 @@ TEST(settings_change_values_and_refuse_bad_ones)
 	CHECK(plan_set(&plan, "fill.bs=huge", "--set", &e) == -1);
 	CHECK(contains(e.msg, "not a size"));
 	CHECK(plan_set(&plan, "seq_precond.rule=magic", "--set", &e) == -1);
-	CHECK(contains(e.msg, "slope|snia"));
+	CHECK(contains(e.msg, "slope|deviation|snia"));
 	CHECK(plan_set(&plan, "rw_ratio.read_pcts=0,10,101", "--set", &e) == -1);
 	CHECK(contains(e.msg, "101"));
 	CHECK(plan_set(&plan, "fill.enabled=maybe", "--set", &e) == -1);

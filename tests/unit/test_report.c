@@ -371,7 +371,8 @@ TEST(headline_from_the_fill_analysis)
 	CHECK(html && strstr(html, "Score 80.0 k IOPS: passes the 60000"));
 	CHECK(html && strstr(html, "1st percentile 1485 MB/s, minimum 1485 MB/s"));
 	/* Quoted from the suite's findings, not re-derived. */
-	CHECK(html && strstr(html, "Steady state (fio slope rule) after 25 s, "
+	CHECK(html && strstr(html, "Steady state (fio slope rule: bandwidth, 30 s "
+			     "window of 1 s samples, limit 10 %) after 25 s, "
 			     "0.03 drive writes, at 2000 MB/s. No recurring "
 			     "bursts."));
 	free(html);
