@@ -11,6 +11,11 @@ PACKAGES=(build-essential pkg-config liburing-dev libsqlite3-dev libjansson-dev 
           gnuplot-nox fio python3 util-linux e2fsprogs)
 # The report test renders the HTML page in a headless browser.
 PACKAGES+=(chromium)
+# The fuzzers (make fuzz, and a few seconds each in make test): clang's
+# libFuzzer and sanitizer runtimes.
+PACKAGES+=(clang libclang-rt-14-dev)
+# The Debian package and its test.
+PACKAGES+=(debhelper dpkg-dev)
 
 mode=${1:-all}
 missing=()

@@ -52,6 +52,21 @@ for s in tests/integration/test_*.sh; do
 	esac
 done
 
+# Each fuzzer for a few seconds under ASan/UBSan (make fuzz runs them
+# longer); missing fuzzers (no clang here) are a skip, not a pass.
+if [ -z "$pattern" ] || [[ fuzz == *$pattern* ]]; then
+	if ls build/fuzz/bin/fuzz_* >/dev/null 2>&1; then
+		out=$(tests/fuzz/run.sh "${FUZZ_TEST_SECONDS:-3}" 2>&1)
+		printf '%s\n' "$out" | grep -v '^fuzz: [0-9]* passed'
+		fp=$(sed -nE 's/^fuzz: ([0-9]+) passed.*/\1/p' <<<"$out")
+		ff=$(sed -nE 's/^fuzz: .* ([0-9]+) failed.*/\1/p' <<<"$out")
+		passed=$((passed + ${fp:-0})); failed=$((failed + ${ff:-1}))
+		[ "${ff:-1}" -ne 0 ] && failures+=(fuzz)
+	else
+		skipped=$((skipped + 1)); echo "fuzz: skipped: no build/fuzz/bin (make fuzz-build)"
+	fi
+fi
+
 [ ${#failures[@]} -gt 0 ] && echo "failed: ${failures[*]}"
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -38,7 +38,7 @@ int file_read_text(const char *path, const char *what, size_t max,
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
-		return sb_errno(e, errno, "%s %s", what, path);
+		return sb_errno(e, errno, "cannot open %s (%s)", path, what);
 	struct stat st;
 	if (fstat(fd, &st)) {
 		int err = errno;

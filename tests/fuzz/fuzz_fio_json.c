@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fio_job_summary *jobs = NULL;
 	size_t n = 0;
 	if (!fio_json_parse(t, size, &jobs, &n, &e))
-		free(jobs);
+		fio_jobs_free(jobs, n);
 	free(t);
 	return 0;
 }

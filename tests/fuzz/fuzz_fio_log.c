@@ -11,12 +11,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sb_err e;
 	struct fio_log_entry *l = NULL;
 	size_t n = 0;
-	if (!fio_log_parse(t, size, &l, &n, &e) && n) {
-		struct trace_pt *tr = NULL;
-		size_t nt = 0;
-		unsigned dir = fio_log_main_dir(l, n);
-		if (!fio_log_to_trace(l, n, FIO_LOG_BW, dir, 1000, &tr, &nt, &e))
-			free(tr);
+	if (!fio_log_parse(t, size, &l, &n, &e)) {
+		/* every run the file holds, as analyze reads them */
+		for (size_t start = 0; start < n;) {
+			size_t stop = fio_log_run_end(l, n, start);
+			struct trace_pt *tr = NULL;
+			size_t nt = 0;
+			struct fio_trace_info info;
+			unsigned dir = fio_log_main_dir(l + start, stop - start);
+			if (!fio_log_to_trace(l + start, stop - start, FIO_LOG_BW,
+					      dir, 100, &tr, &nt, &info, &e))
+				free(tr);
+			start = stop;
+		}
 	}
 	free(l);
 	free(t);

@@ -39,6 +39,21 @@ refused "profile from /dev/zero" "/dev/zero is a character device" \
 refused "job file from /dev/zero" "/dev/zero is a character device" \
 	$S run --job /dev/zero --target sim:p1-1tb --no-db
 
+# Values are checked: times that are all 0 give no duration (no rate over
+# an invented millisecond), too few samples give no score (not "nan %"),
+# negative counters are not printed as 2^64 - 1.
+printf '0, 100, 0, 4096\n0, 200, 0, 4096\n0, 300, 0, 4096\n' >zero.log
+refused "log with every time 0" "no duration" $S analyze --fio-log zero.log
+printf '0, 100, 0, 4096\n1, 200, 0, 4096\n2, 300, 0, 4096\n' >short.log
+$S analyze --fio-log short.log >out 2>err || fail "short log: $(cat err)"
+grep -qi "nan" out && fail "short log: $(grep -i nan out)"
+printf '%s\n' '{"fio version":"fio-3.33","jobs":[{"jobname":"j","read":{"io_bytes":-1,"io_kbytes":0,"bw_bytes":-5,"iops":-1.0,"runtime":-10,"total_ios":-3}}]}' >neg.json
+$S analyze --fio-json neg.json >out 2>err || true
+grep -q "18446744073709551" out && fail "negative io_bytes printed as 2^64-1: $(cat out)"
+grep -qi "nan\|-0 MB" out && fail "negative fields printed: $(cat out)"
+printf '0, 100, 0, 4096\n1099511627776, 200, 0, 4096\n' >far.log
+refused "log reaching 2^40 ms" "far.log" $S analyze --fio-log far.log
+
 # A pipe is read (up to the limit): fio's JSON through process substitution.
 $S analyze --fio-json <(printf '{"fio version":"fio-3.33","jobs":[]}\n') >out 2>err ||
 	echo "pipe: $(cat err)"
