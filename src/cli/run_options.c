@@ -93,7 +93,7 @@ void run_options_usage(void)
 "engine:\n"
 "  --poll               polled completions (IOPOLL) when the device has poll queues [hipri]\n"
 "  --sqpoll             kernel submission polling; costs a core [sqthread_poll]\n"
-"  --batch N            completions to wait for per reap (default qd/8, 1..16)\n"
+"  --batch N            completions to wait for per reap (default qd/8, 1..1024)\n"
 "  --interval DUR       sample interval (default 100ms)\n"
 "  --iolog FILE         CSV line per I/O, streamed\n"
 "output:\n"

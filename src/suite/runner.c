@@ -296,6 +296,8 @@ int suite_start(struct store *s, const struct plan *p,
 	rs.rec.file_size = o->file_size;
 	rs.rec.destroy_data = o->destroy_data;
 	rs.rec.plan_text = plan_canonical(p);
+	if (!rs.rec.plan_text)
+		return sb_errf(e, "out of memory for the plan's text");
 	char *params = suite_record_json(&rs.rec);
 	char *host = host_facts_json_string();
 	struct run_begin b = {
