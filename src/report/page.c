@@ -113,14 +113,6 @@ static void vesc(FILE *f, const char *fmt, va_list ap)
 	page_esc(f, buf);
 }
 
-void page_printf(FILE *f, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vesc(f, fmt, ap);
-	va_end(ap);
-}
-
 void page_h2(struct page *p, const char *id, const char *title)
 {
 	fputs("<h2 id=\"", p->body);
