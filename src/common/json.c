@@ -165,3 +165,4 @@ void json_print_error(FILE *out, const char *msg)
 	json_object_end(&w);
 	json_finish(&w);
 }
+

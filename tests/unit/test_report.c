@@ -790,7 +790,7 @@ TEST(json_scan_reads_top_level_only)
 	CHECK(json_get_text(j, "s", buf, sizeof(buf)));
 	CHECK_EQ_STR(buf, "x\"y\xc3\xa9");
 	CHECK(json_get_member(j, "o", &m) && m.kind == JK_OBJECT);
-	CHECK_EQ_STR(m.value, "{\"a\": 2}");
+	CHECK_EQ_STR(m.value, "{\"a\":2}");	/* compact JSON */
 	CHECK(json_get_member(j, "l", &m) && m.kind == JK_ARRAY);
 	CHECK(json_get_number(j, "z", &v) && v == 3);
 	CHECK(!json_get_number(j, "s", &v));
