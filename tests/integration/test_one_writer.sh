@@ -9,14 +9,19 @@
 cd "$TEST_TMP"
 S=$SSDBENCH
 
+# cut_suite DB: a suite run in DB cut short after its first steps; prints
+# its status ("interrupted" unless it finished first).
+cut_suite() {
+	$S suite --target sim:p1-1tb --preset quick --db "$1" >/dev/null 2>&1 &
+	local pid=$!
+	sleep 1.5
+	kill -INT $pid
+	wait $pid || true
+	sqlite3 "$1" "select status from runs where id = 1"
+}
+
 echo "== two resumes of one run"
-# A suite run cut short: interrupted after its first steps.
-$S suite --target sim:p1-1tb --preset quick --db r.db >/dev/null 2>&1 &
-pid=$!
-sleep 1.5
-kill -INT $pid
-wait $pid || true
-st=$(sqlite3 r.db "select status from runs where id = 1")
+st=$(cut_suite r.db)
 [ "$st" = interrupted ] || skip "the suite finished before it could be cut (status $st)"
 done_before=$(sqlite3 r.db "select count(*) from steps where run_id = 1 and status = 'done'")
 
@@ -44,13 +49,7 @@ dups=$(sqlite3 r.db "select name from steps where run_id = 1 and status = 'done'
 echo "done before the resume: $done_before steps; now done, once each"
 
 echo "== a stale lease (its process gone) is taken over"
-$S suite --target sim:p1-1tb --preset quick --db s.db >/dev/null 2>&1 &
-pid=$!
-sleep 1.5
-kill -INT $pid
-wait $pid || true
-st=$(sqlite3 s.db "select status from runs where id = 1")
-if [ "$st" = interrupted ]; then
+if [ "$(cut_suite s.db)" = interrupted ]; then
 	sqlite3 s.db "insert or replace into run_leases values (1, 999999999, '$(hostname)', 'then')"
 	$S resume 1 --db s.db >/dev/null 2>err || fail "a stale lease blocked the resume: $(cat err)"
 fi
