@@ -1,25 +1,35 @@
 #!/usr/bin/env python3
 """ssdbench against fio and a minimal liburing loop, on zram and a loop device.
 
-Each round runs every tool once per workload, alternating, so slow drifts of
-this shared machine hit all tools alike; the table reports medians of the
-per-round ratios.  CPU is counted from per-task schedstat for the whole
+Equal settings: both tools at their defaults (each waits for one completion
+per reap), or, with --batch N, ssdbench --batch N against fio
+iodepth_batch_complete_min=N (and the minimal loop's wait_nr N), N capped at
+the queue depth.  Each round runs every tool once per workload, the order
+reversed every other round, so slow drifts of this shared machine hit all
+tools alike; the table reports medians of the per-round ratios and their
+range.  CPU is counted from per-task schedstat for the whole
 process tree (every thread, io_uring workers included) plus kernel threads
 (loop workers, kworkers), over a window inside the measured time.
 
 usage (as root, from the checkout, after `make`):
-    bench/compare.py [--rounds 3] [--secs 3] [--targets zram,loop] [--batch N] [--out FILE]
+    bench/compare.py [--rounds 3] [--secs 3] [--targets zram,loop] [--batch N]
+                     [--workloads 1,3,...] [--out FILE]
 """
 import argparse, json, os, statistics, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SSDBENCH = os.path.join(HERE, "..", "build", "ssdbench")
-WORKLOADS = [  # name, rw, bs, qd
-    ("4k randread QD1", "randread", 4096, 1),
-    ("4k randread QD32", "randread", 4096, 32),
-    ("4k randwrite QD32", "randwrite", 4096, 32),
-    ("128k seq read QD32", "read", 131072, 32),
+WORKLOADS = [  # name, rw, bs, qd, jobs, read % of a mix
+    ("4k randread QD1", "randread", 4096, 1, 1, None),
+    ("4k randwrite QD1", "randwrite", 4096, 1, 1, None),
+    ("4k randread QD32", "randread", 4096, 32, 1, None),
+    ("4k randwrite QD32", "randwrite", 4096, 32, 1, None),
+    ("128k seq read QD32", "read", 131072, 32, 1, None),
+    ("128k seq write QD32", "write", 131072, 32, 1, None),
+    ("4k randrw 70:30 QD8", "randrw", 4096, 8, 1, 70),
+    ("4k randread 4 jobs x QD8", "randread", 4096, 8, 4, None),
 ]
+TOOLS = ("fio", "ssdbench", "min")
 
 
 def tasks():
@@ -78,35 +88,46 @@ def run(cmd, secs, ramp):
     return out, (bench + kern) / 1e9, tb - ta, other / 1e9 / (tb - ta)
 
 
-def iops_of(tool, out, rw):
+def iops_of(tool, out):
+    """Reads plus writes: a mix counts both, several jobs are summed."""
     d = json.loads(out)
     if tool == "fio":
-        return d["jobs"][0]["read" if "read" in rw else "write"]["iops"]
+        j = d["jobs"][0]          # group_reporting: one entry for all jobs
+        return j["read"]["iops"] + j["write"]["iops"]
     if tool == "ssdbench":
-        return d["workloads"][0]["read" if "read" in rw else "write"]["iops"]
+        w = d["workloads"][0]
+        return w["read"]["iops"] + w["write"]["iops"]
     return d["iops"]
 
 
-def batch_of(qd, batch):
-    """ssdbench's batch: given, or its default qd/8 in 1..16."""
-    return batch if batch else max(1, min(16, qd // 8))
+def has_min(wl):
+    """The minimal loop is one thread of reads or writes: no mix, one job."""
+    _, _, _, _, jobs, mix = wl
+    return jobs == 1 and mix is None
 
 
-def command(tool, target, rw, bs, qd, secs, ramp, batch=0):
+def command(tool, target, wl, secs, ramp, batch=0):
+    _, rw, bs, qd, jobs, mix = wl
+    n = min(qd, batch) if batch else 0   # 0: the tool's default, which is 1
     if tool == "fio":
         return ["fio", "--name=b", f"--filename={target}", "--ioengine=io_uring", "--direct=1",
                 "--registerfiles=1", "--fixedbufs=1", f"--rw={rw}", f"--bs={bs}",
-                f"--iodepth={qd}", "--time_based=1", f"--runtime={secs}",
-                f"--ramp_time={ramp}", "--output-format=json"]
+                f"--iodepth={qd}", f"--numjobs={jobs}", "--group_reporting=1",
+                "--time_based=1", f"--runtime={secs}", f"--ramp_time={ramp}",
+                "--output-format=json"] + \
+               ([f"--rwmixread={mix}"] if mix is not None else []) + \
+               ([f"--iodepth_batch_complete_min={n}"] if n else [])
     if tool == "ssdbench":
         return [SSDBENCH, "run", "--target", target, "--rw", rw, "--bs", str(bs), "--qd", str(qd),
-                "--time", f"{secs}s", "--ramp", f"{ramp}s", "--no-db", "--json", "--destroy-data"] + \
-               (["--batch", str(batch)] if batch else [])
+                "--jobs", str(jobs), "--time", f"{secs}s", "--ramp", f"{ramp}s", "--no-db",
+                "--json", "--destroy-data"] + \
+               (["--rwmixread", str(mix)] if mix is not None else []) + \
+               (["--batch", str(n)] if n else [])
     cmd = [os.path.join(HERE, "uring_min"), "-d", str(qd), "-b", str(bs), "-t", str(secs),
-           "-r", str(ramp), "-c", str(min(qd, batch_of(qd, batch)))]
+           "-r", str(ramp), "-c", str(n or 1)]
     if "write" in rw:
         cmd.append("-w")
-    if rw == "read":
+    if rw in ("read", "write"):
         cmd.append("-s")
     return cmd + [target]
 
@@ -148,11 +169,15 @@ def main():
     ap.add_argument("--ramp", type=int, default=1)
     ap.add_argument("--targets", default="zram,loop")
     ap.add_argument("--batch", type=int, default=0,
-                    help="ssdbench --batch (and the minimal loop's wait_nr); 0: default")
+                    help="ssdbench --batch N, fio iodepth_batch_complete_min=N, the minimal "
+                         "loop's wait_nr N (capped at the queue depth); 0: defaults")
+    ap.add_argument("--workloads", default="",
+                    help="1-based numbers of the workloads to run, e.g. 1,3 (default all)")
     ap.add_argument("--out", default=None, help="append raw results (JSON lines)")
     a = ap.parse_args()
     subprocess.run(["cc", "-O2", "-o", os.path.join(HERE, "uring_min"),
                     os.path.join(HERE, "uring_min.c"), "-luring"], check=True)
+    wls = [WORKLOADS[int(i) - 1] for i in a.workloads.split(",")] if a.workloads else WORKLOADS
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for kind in a.targets.split(","):
@@ -160,12 +185,14 @@ def main():
             try:
                 res, noises = {}, []
                 for rnd in range(a.rounds):
-                    for name, rw, bs, qd in WORKLOADS:
-                        for tool in ("fio", "ssdbench", "min"):
+                    for wl in wls:
+                        name = wl[0]
+                        tools = [t for t in TOOLS if t != "min" or has_min(wl)]
+                        for tool in tools if rnd % 2 == 0 else tools[::-1]:
                             out, cpu, win, noise = run(
-                                command(tool, dev, rw, bs, qd, a.secs, a.ramp, a.batch),
+                                command(tool, dev, wl, a.secs, a.ramp, a.batch),
                                 a.secs, a.ramp)
-                            iops = iops_of(tool, out, rw)
+                            iops = iops_of(tool, out)
                             us_per_io = cpu / (iops * win) * 1e6
                             res.setdefault(name, {}).setdefault(tool, []).append((iops, us_per_io))
                             rec = dict(target=kind, workload=name, tool=tool, round=rnd,
@@ -176,12 +203,15 @@ def main():
                             if a.out:
                                 with open(a.out, "a") as f:
                                     f.write(json.dumps(rec) + "\n")
-                for name, *_ in WORKLOADS:
-                    r = res[name]
-                    med = lambda t, k: statistics.median(x[k] for x in r[t])
-                    ratio = lambda t1, t2, k: statistics.median(
-                        x[k] / y[k] for x, y in zip(r[t1], r[t2]))
-                    rows.append((kind, name, med("fio", 0), med("ssdbench", 0), med("min", 0),
+                for wl in wls:
+                    r = res[wl[0]]
+                    med = lambda t, k: statistics.median(x[k] for x in r[t]) if t in r else None
+                    def ratio(t1, t2, k):
+                        if t2 not in r:
+                            return None
+                        q = [x[k] / y[k] for x, y in zip(r[t1], r[t2])]
+                        return statistics.median(q), min(q), max(q)
+                    rows.append((kind, wl[0], med("fio", 0), med("ssdbench", 0), med("min", 0),
                                  med("fio", 1), med("ssdbench", 1), med("min", 1),
                                  ratio("ssdbench", "fio", 0), ratio("ssdbench", "fio", 1),
                                  ratio("ssdbench", "min", 0), ratio("ssdbench", "min", 1),
@@ -189,16 +219,22 @@ def main():
             finally:
                 cleanup()
     print()
-    print(f"ssdbench batch: {a.batch or 'default (qd/8)'}; medians of {a.rounds} rounds; "
-          "ratios are medians of per-round ratios")
+    setting = (f"ssdbench --batch {a.batch} vs fio iodepth_batch_complete_min={a.batch} "
+               "(capped at the QD)" if a.batch else "defaults: ssdbench and fio each wait for "
+               "one completion")
+    print(f"{setting}; medians of {a.rounds} rounds; ratios are medians of per-round "
+          "ratios [min-max]")
     print()
     print("| target | workload | IOPS fio | IOPS ssdbench | IOPS min | CPU µs/IO fio | ssdbench | min "
           "| IOPS ssdbench/fio | CPU/IO ssdbench/fio | IOPS ssdbench/min | CPU/IO ssdbench/min "
           "| noise cores |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    num = lambda v, f: "n/a" if v is None else format(v, f)
+    rat = lambda q: "n/a" if q is None else f"{q[0]:.2f} [{q[1]:.2f}-{q[2]:.2f}]"
     for r in rows:
-        print(f"| {r[0]} | {r[1]} | {r[2]:.0f} | {r[3]:.0f} | {r[4]:.0f} | {r[5]:.2f} | {r[6]:.2f} "
-              f"| {r[7]:.2f} | {r[8]:.2f} | {r[9]:.2f} | {r[10]:.2f} | {r[11]:.2f} | {r[12]:.2f} |")
+        print(f"| {r[0]} | {r[1]} | {num(r[2], '.0f')} | {num(r[3], '.0f')} | {num(r[4], '.0f')} "
+              f"| {num(r[5], '.2f')} | {num(r[6], '.2f')} | {num(r[7], '.2f')} | {rat(r[8])} "
+              f"| {rat(r[9])} | {rat(r[10])} | {rat(r[11])} | {r[12]:.2f} |")
 
 
 if __name__ == "__main__":

@@ -78,6 +78,13 @@ int burst_analyze(const struct trace_pt *t, size_t n, enum trace_metric m,
 		return -1;
 	if (!(p->factor > 1) || !(p->level_window_s > 0) || p->merge_gap_s < 0)
 		return sb_errf(e, "bursts: factor must exceed 1 and the level window be positive");
+	/* only whole slices are samples: a run's last sliver at QD8 would
+	   look like a burst; the time of a left-out first slice still counts */
+	size_t first, end;
+	trace_whole(t, n, &first, &end);
+	double t0 = first ? (double)t[0].ns / 1e9 : 0;
+	t += first;
+	n = end - first;
 	double dt = trace_mean_slice_s(t, n);
 	size_t b = (size_t)(p->level_window_s / dt + 0.5);
 	size_t gap = (size_t)(p->merge_gap_s / dt + 0.5);
@@ -94,7 +101,7 @@ int burst_analyze(const struct trace_pt *t, size_t n, enum trace_metric m,
 	running_level(r, n, b, level, scratch);
 
 	size_t nb = 0;
-	double now = 0, start_s = 0;
+	double now = t0, start_s = 0;
 	for (size_t i = 0; i < n;) {
 		if (!(r[i] > p->factor * level[i])) {
 			now += (double)t[i].ns / 1e9;
@@ -128,6 +135,10 @@ int burst_analyze(const struct trace_pt *t, size_t n, enum trace_metric m,
 		vals[k] = bl[k].bytes;
 	stat_of(vals, nb, scratch, &out->bytes);
 	free(mem);
+	for (k = 0; k < nb; k++) {	/* indices of the caller's trace */
+		bl[k].first += first;
+		bl[k].end += first;
+	}
 	if (list && nb)
 		*list = bl;
 	else

@@ -28,6 +28,10 @@ int consistency_analyze(const struct trace_pt *t, size_t n,
 	memset(out, 0, sizeof *out);
 	if (trace_check(t, n, e))
 		return -1;
+	size_t first, end;
+	trace_whole(t, n, &first, &end);
+	t += first;
+	n = end - first;
 	if (group == 0) {
 		/* slices per second from the median slice: 10 for 100 ms */
 		double g = floor(1.0 / trace_median_slice_s(t, n) + 0.5);

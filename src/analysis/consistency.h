@@ -4,7 +4,8 @@
  * over the mean, x 100.  Bandwidth for sequential steps, IOPS for random.
  * From the 100 ms samples (the reviewer's figure) and from 1 s samples
  * (Intel's datasheet definition: consecutive groups of `group` slices
- * merged, a trailing partial group dropped).  Both are labelled by the
+ * merged, a trailing partial group dropped).  Only whole slices are
+ * samples (trace_whole): a run's last 7 us sliver is not one.  Both are labelled by the
  * caller; both come with the standard deviation of their samples.
  */
 #ifndef SSDBENCH_ANALYSIS_CONSISTENCY_H

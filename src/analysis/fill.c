@@ -15,6 +15,7 @@ void fill_params_default(struct fill_params *p)
 		.drop_frac = 0.70,
 		.drop_window_s = 5,
 		.drop_share = 0.80,
+		.window_share = 0.005,
 		.ref_speed = 0,
 		.stage_block_s = 5,
 		.stage_min_blocks = 3,
@@ -33,6 +34,8 @@ static int check_params(const struct fill_params *p, struct sb_err *e)
 		return sb_errf(e, "fill: drop share %g is not in (0, 1]", p->drop_share);
 	if (!(p->drop_window_s > 0) || !(p->stage_block_s > 0))
 		return sb_errf(e, "fill: windows must be positive");
+	if (!(p->window_share > 0 && p->window_share <= 1))
+		return sb_errf(e, "fill: window share %g is not in (0, 1]", p->window_share);
 	if (!(p->level_bandwidth > 0) || p->level_min_share < 0 ||
 	    p->stage_min_change < 0 || p->stage_min_t < 0 || p->ref_speed < 0)
 		return sb_errf(e, "fill: negative or zero parameter");
@@ -46,63 +49,92 @@ static size_t samples_in(const struct trace_pt *t, size_t n, double seconds)
 	return k < 1 ? 1 : (size_t)k;
 }
 
+/*
+ * A window of `seconds`, but at most `window_share` of the pass (and at
+ * least `floor_samples`): 5 s is 0.5 % of a 2 TB pass at 2 GB/s, and the
+ * whole of a 2 % scaled drive's cache.  Windows so scale with the drive.
+ */
+static size_t window_samples(const struct trace_pt *t, size_t n, double seconds,
+			     const struct fill_params *p, size_t floor_samples)
+{
+	size_t w = samples_in(t, n, seconds);
+	double share = floor(p->window_share * (double)n);
+	size_t cap = share < (double)floor_samples ? floor_samples : (size_t)share;
+	return w < cap ? w : cap;
+}
+
+/* A drop is judged over at least this many samples: one slow slice is a
+   dip, not the end of a cache. */
+#define DROP_MIN_SAMPLES 5
+
 /* How many of below[] are set in [a, b), from a prefix count. */
 static size_t count_in(const size_t *prefix, size_t a, size_t b)
 {
 	return prefix[b] - prefix[a];
 }
 
-static int cache_end(const struct trace_pt *t, size_t n, const double *r,
-		     const struct fill_params *p, size_t *end, struct sb_err *e)
+/*
+ * The first sustained change at or after `from` across thr: to below it
+ * (rising false) or to at or above it (rising true).  Sustained: at least
+ * drop_share of the window from there is on the new side.  *at is the
+ * boundary, placed where the fewest samples disagree with "old side
+ * before, new side after" within a window either side; n when none.
+ */
+static int sustained_change(const struct trace_pt *t, size_t n, const double *r,
+			    const struct fill_params *p, size_t from, double thr,
+			    bool rising, size_t *at, struct sb_err *e)
 {
-	*end = 0;
-	double level = p->ref_speed;
-	if (level <= 0) {
-		/* the first samples: a median, so a slow first slice (queue
-		   filling) does not set the level */
-		double first[5], scratch[5];
-		size_t k = n < 5 ? n : 5;
-		memcpy(first, r, k * sizeof *r);
-		level = stat_percentile(first, k, 50, scratch);
-	}
-	double thr = p->drop_frac * level;
-	size_t *below = malloc((n + 1) * sizeof *below);
-	if (!below)
+	*at = n;
+	size_t *after = malloc((n + 1) * sizeof *after);
+	if (!after)
 		return sb_errno(e, ENOMEM, "fill");
-	below[0] = 0;
+	after[0] = 0;
 	for (size_t i = 0; i < n; i++)
-		below[i + 1] = below[i] + (r[i] < thr);
+		after[i + 1] = after[i] + (rising ? r[i] >= thr : r[i] < thr);
 
-	size_t w = samples_in(t, n, p->drop_window_s);
-	size_t drop = n;
-	for (size_t i = 0; i < n; i++) {
-		if (!(r[i] < thr))
+	size_t w = window_samples(t, n, p->drop_window_s, p, DROP_MIN_SAMPLES);
+	size_t change = n;
+	for (size_t i = from; i < n; i++) {
+		if (count_in(after, i, i + 1) == 0)
 			continue;
 		size_t len = n - i < w ? n - i : w;
 		if (len * 2 < w)	/* too little left to call it sustained */
 			break;
-		if ((double)count_in(below, i, i + len) >= p->drop_share * (double)len) {
-			drop = i;
+		if ((double)count_in(after, i, i + len) >= p->drop_share * (double)len) {
+			change = i;
 			break;
 		}
 	}
-	if (drop < n) {
-		/* Place the boundary where the fewest samples disagree with
-		   "high before, low after" within a window either side. */
-		size_t lo = drop > w ? drop - w : 0;
-		size_t hi = drop + w < n ? drop + w : n;
+	if (change < n) {
+		size_t lo = change > from + w ? change - w : from;
+		size_t hi = change + w < n ? change + w : n;
 		size_t best = lo, best_cost = (size_t)-1;
 		for (size_t j = lo; j <= hi; j++) {
-			size_t cost = count_in(below, lo, j) +
-				      ((hi - j) - count_in(below, j, hi));
+			size_t cost = count_in(after, lo, j) +
+				      ((hi - j) - count_in(after, j, hi));
 			if (cost < best_cost) {
 				best_cost = cost;
 				best = j;
 			}
 		}
-		*end = best;
+		*at = best;
 	}
-	free(below);
+	free(after);
+	return 0;
+}
+
+/*
+ * The first sustained drop below drop_frac x `level` at or after `from`:
+ * *end is the first sample after the fast stretch, 0 when there is none.
+ */
+static int cache_end(const struct trace_pt *t, size_t n, const double *r,
+		     const struct fill_params *p, size_t from, double level,
+		     size_t *end, struct sb_err *e)
+{
+	size_t at;
+	if (sustained_change(t, n, r, p, from, p->drop_frac * level, false, &at, e))
+		return -1;
+	*end = at < n ? at : 0;
 	return 0;
 }
 
@@ -113,24 +145,24 @@ static int cache_end(const struct trace_pt *t, size_t n, const double *r,
  * more than 10 % of an 11 GB cache, so this matters for small caches.
  */
 static double cache_bytes_at(const struct trace_pt *t, const double *r,
-			     size_t n, size_t end, const struct fill_params *p,
-			     double *scratch)
+			     size_t n, size_t from, size_t end,
+			     const struct fill_params *p, double *scratch)
 {
 	uint64_t before = 0, ns = 0;
-	for (size_t i = 0; i + 1 < end; i++) {
+	for (size_t i = from; i + 1 < end; i++) {
 		before += t[i].bytes;
 		ns += t[i].ns;
 	}
 	double high = p->ref_speed;
-	if (end >= 2)
+	if (end >= from + 2)
 		high = (double)before * 1e9 / (double)ns;
 	else if (high <= 0)
-		high = r[0];
-	size_t w = samples_in(t, n, p->drop_window_s);
+		high = r[from];
+	size_t w = window_samples(t, n, p->drop_window_s, p, DROP_MIN_SAMPLES);
 	size_t a = end + 1 < n ? end + 1 : end, b = a + w < n ? a + w : n;
 	double low = b > a ? stat_percentile(r + a, b - a, 50, scratch) : 0;
 	double bytes = (double)before;
-	for (size_t j = end - 1; j <= end && j < n; j++) {
+	for (size_t j = end > from ? end - 1 : from; j <= end && j < n; j++) {
 		double f = high > low ? (r[j] - low) / (high - low) : 1;
 		f = f < 0 ? 0 : f > 1 ? 1 : f;
 		bytes += f * high * (double)t[j].ns / 1e9;
@@ -149,9 +181,16 @@ int fill_find_cache(const struct trace_pt *t, size_t n,
 		return sb_errno(e, ENOMEM, "fill");
 	double *scratch = r + n;
 	trace_rates(t, n, TRACE_BW, r);
-	int rc = cache_end(t, n, r, p, end, e);
+	double level = p->ref_speed;
+	if (level <= 0) {
+		/* the first samples: a median, so a slow first slice (queue
+		   filling) does not set the level */
+		size_t k = n < 5 ? n : 5;
+		level = stat_percentile(r, k, 50, scratch);
+	}
+	int rc = cache_end(t, n, r, p, 0, level, end, e);
 	if (rc == 0)
-		*cache_bytes = *end ? cache_bytes_at(t, r, n, *end, p, scratch) : 0;
+		*cache_bytes = *end ? cache_bytes_at(t, r, n, 0, *end, p, scratch) : 0;
 	free(r);
 	return rc;
 }
@@ -273,13 +312,13 @@ static void stage_stats(const struct trace_pt *t, const double *r,
 	s->median = out[1];
 }
 
-/* Stage boundaries in [from, n): writes cut sample indices, returns count. */
+/* Stage boundaries in [from, n) in blocks of B samples: writes cut sample
+   indices, returns count. */
 static size_t find_stages(const struct trace_pt *t, size_t n, size_t from,
-			  const double *r, const struct fill_params *p,
+			  size_t B, const double *r, const struct fill_params *p,
 			  size_t max_cuts, size_t *cuts, double *work)
 {
 	size_t len = n - from;
-	size_t B = samples_in(t + from, len, p->stage_block_s);
 	size_t nb = len / B;
 	if (nb < 2)
 		return 0;
@@ -315,6 +354,96 @@ static size_t find_stages(const struct trace_pt *t, size_t n, size_t from,
 	return c.ncuts;
 }
 
+/* Stages of [a, b) appended to out->stages (at least one when a < b). */
+static void add_stages(const struct trace_pt *t, size_t n, size_t a, size_t b,
+		       size_t B, const double *r, const double *start,
+		       const struct fill_params *p, double *scratch,
+		       double *work, struct fill_result *out)
+{
+	(void)n;
+	if (a >= b || out->nstages >= FILL_MAX_STAGES)
+		return;
+	size_t room = FILL_MAX_STAGES - 1 - out->nstages;
+	size_t cuts[FILL_MAX_STAGES];
+	size_t nc = room ? find_stages(t, b, a, B, r, p, room, cuts, work) : 0;
+	for (size_t k = 0; k <= nc; k++) {
+		size_t e = k < nc ? cuts[k] : b;
+		stage_stats(t, r, start, a, e, scratch, &out->stages[out->nstages++]);
+		a = e;
+	}
+}
+
+/*
+ * The cache: the fast phase wherever it is.  The pass is cut into stages
+ * (as after a cache); the cache level is the fastest stage's true
+ * average, and the cache is the first run of stages within drop_frac of
+ * it that a sustained drop ends -- so a cache that starts late (a drive
+ * still folding the last pass writes slowly first) is found where it is,
+ * and a fast run that lasts to the end of the pass is no cache.  Its start
+ * is that stage cut; its end is placed by cache_end at the first
+ * sustained drop below drop_frac x the run's own average.  *phases is 1
+ * when there is a cache (fill_analyze counts its returns).
+ */
+static int fast_phase(const struct trace_pt *t, size_t n, const double *r,
+		      const struct fill_params *p, size_t B, double *work,
+		      size_t *cstart, size_t *cend, unsigned *phases,
+		      struct sb_err *e)
+{
+	*cstart = *cend = 0;
+	*phases = 0;
+	size_t cuts[FILL_MAX_STAGES + 1], bound[FILL_MAX_STAGES + 2];
+	size_t nc = find_stages(t, n, 0, B, r, p, FILL_MAX_STAGES, cuts, work);
+	size_t ns = nc + 1;
+	bound[0] = 0;
+	for (size_t k = 0; k < nc; k++)
+		bound[k + 1] = cuts[k];
+	bound[ns] = n;
+	double mean[FILL_MAX_STAGES + 1], top = 0;
+	for (size_t k = 0; k < ns; k++) {
+		uint64_t bytes = 0, ns_ = 0;
+		for (size_t i = bound[k]; i < bound[k + 1]; i++) {
+			bytes += t[i].bytes;
+			ns_ += t[i].ns;
+		}
+		mean[k] = (double)bytes * 1e9 / (double)ns_;
+		top = mean[k] > top ? mean[k] : top;
+	}
+	size_t first_run = ns;
+	for (size_t k = 0; k < ns && first_run == ns; k++) {
+		bool fast = mean[k] >= p->drop_frac * top;
+		bool run_starts = fast && (k == 0 || mean[k - 1] < p->drop_frac * top);
+		if (!run_starts)
+			continue;
+		size_t j = k;
+		while (j + 1 < ns && mean[j + 1] >= p->drop_frac * top)
+			j++;
+		if (j + 1 < ns)		/* fast to the end: nothing drops */
+			first_run = k;
+	}
+	if (first_run == ns)
+		return 0;
+	/* the run's own level, from its stages */
+	size_t j = first_run;
+	uint64_t bytes = 0, ns_ = 0;
+	while (j < ns && mean[j] >= p->drop_frac * top) {
+		for (size_t i = bound[j]; i < bound[j + 1]; i++) {
+			bytes += t[i].bytes;
+			ns_ += t[i].ns;
+		}
+		j++;
+	}
+	double level = (double)bytes * 1e9 / (double)ns_;
+	size_t end;
+	if (cache_end(t, n, r, p, bound[first_run], level, &end, e))
+		return -1;
+	if (end <= bound[first_run])
+		return 0;
+	*cstart = bound[first_run];
+	*cend = end;
+	*phases = 1;
+	return 0;
+}
+
 int fill_analyze(const struct trace_pt *t, size_t n,
 		 const struct fill_params *p, struct fill_result *out,
 		 struct sb_err *e)
@@ -342,41 +471,71 @@ int fill_analyze(const struct trace_pt *t, size_t n,
 	out->total_bytes = (double)bytes;
 	out->total_s = (double)ns / 1e9;
 	out->true_avg = (double)bytes * 1e9 / (double)ns;
-	out->mean_of_samples = stat_mean(r, n);
-	out->min = stat_min(r, n);
-	out->max = stat_max(r, n);
-	out->p1 = stat_percentile(r, n, 1, scratch);
+	/* statistics of samples from whole slices only (trace_whole) */
+	size_t wa, wb;
+	trace_whole(t, n, &wa, &wb);
+	out->mean_of_samples = stat_mean(r + wa, wb - wa);
+	out->min = stat_min(r + wa, wb - wa);
+	out->max = stat_max(r + wa, wb - wa);
+	out->p1 = stat_percentile(r + wa, wb - wa, 1, scratch);
 	uint64_t slow_ns = 0;
 	for (size_t i = 0; i < n; i++)
 		if (r[i] < 0.5 * out->true_avg)
 			slow_ns += t[i].ns;
 	out->below_half_share = (double)slow_ns / (double)ns;
 
-	size_t cend;
-	if (cache_end(t, n, r, p, &cend, e)) {
+	size_t B = window_samples(t, n, p->stage_block_s, p, 1);
+	size_t cstart, cend;
+	if (fast_phase(t, n, r, p, B, work, &cstart, &cend, &out->cache_phases, e)) {
 		free(mem);
 		return -1;
 	}
+	if (cend > 0)
+		add_stages(t, n, 0, cstart, B, r, start, p, scratch, work, out);
 	if (cend > 0) {
 		out->has_cache = true;
-		stage_stats(t, r, start, 0, cend, scratch, &out->stages[0]);
-		out->cache_speed = out->stages[0].mean;
-		out->cache_bytes = cache_bytes_at(t, r, n, cend, p, scratch);
-		out->cache_s = out->stages[0].seconds;
-		out->nstages = 1;
+		out->cache_stage = out->nstages;
+		struct fill_stage *c = &out->stages[out->nstages++];
+		stage_stats(t, r, start, cstart, cend, scratch, c);
+		/* the slice the drop cuts is part cache, part slower: on a
+		   small drive's ten-slice cache it would pull the speed 3 %
+		   down, so the speed comes from the slices before it */
+		out->cache_speed = c->mean;
+		if (cend - cstart >= 3) {
+			uint64_t cb = 0, cns = 0;
+			for (size_t i = cstart; i + 1 < cend; i++) {
+				cb += t[i].bytes;
+				cns += t[i].ns;
+			}
+			out->cache_speed = (double)cb * 1e9 / (double)cns;
+		}
+		out->cache_start_bytes = c->start_bytes;
+		out->cache_bytes = cache_bytes_at(t, r, n, cstart, cend, p, scratch);
+		out->cache_s = c->seconds;
 	}
 	if (cend < n) {
-		size_t cuts[FILL_MAX_STAGES];
-		size_t nc = find_stages(t, n, cend, r, p,
-					FILL_MAX_STAGES - 1 - out->nstages,
-					cuts, work);
+		/* The cache may come back: each sustained rise to drop_frac x
+		   the cache speed that a sustained drop ends is one more phase,
+		   and a stage of its own between slower ones. */
 		size_t a = cend;
-		for (size_t k = 0; k <= nc; k++) {
-			size_t b = k < nc ? cuts[k] : n;
-			stage_stats(t, r, start, a, b, scratch,
+		while (out->has_cache && out->nstages + 2 < FILL_MAX_STAGES) {
+			size_t rise, drop;
+			if (sustained_change(t, n, r, p, a, p->drop_frac * out->cache_speed,
+					     true, &rise, e) ||
+			    (rise < n && cache_end(t, n, r, p, rise, out->cache_speed,
+						   &drop, e))) {
+				free(mem);
+				return -1;
+			}
+			if (rise >= n || drop <= rise)
+				break;
+			add_stages(t, n, a, rise, B, r, start, p, scratch, work, out);
+			stage_stats(t, r, start, rise, drop, scratch,
 				    &out->stages[out->nstages++]);
-			a = b;
+			out->cache_phases++;
+			a = drop;
 		}
+		add_stages(t, n, a, n, B, r, start, p, scratch, work, out);
 		stage_stats(t, r, start, cend, n, scratch, &out->post);
 		double *w = scratch;
 		for (size_t i = cend; i < n; i++)

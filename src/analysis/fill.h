@@ -2,12 +2,22 @@
  * Fill Drive analysis (METHODOLOGY §3.2): one sequential write pass over the
  * drive, sampled every 100 ms, read as the reviewer reads it.
  *
- * The SLC cache is the first stage when it ends in a *sustained* drop: at
- * least `drop_share` of the samples in the `drop_window_s` seconds from the
- * drop lie below `drop_frac` x the cache speed.  A dip of a few samples
- * (a journal flush, a thermal blip) is not the end of the cache.  The exact
- * boundary is placed where the fewest samples disagree with "high before,
- * low after" around the first such window.
+ * The SLC cache is the fast phase, wherever it is: the pass is cut into
+ * stages (below), the cache level is the fastest stage's true average,
+ * and the cache is the first run of stages within `drop_frac` of it that
+ * ends in a *sustained* drop: at least `drop_share` of the samples in a
+ * window from the drop lie below `drop_frac` x the run's speed.  A dip of
+ * a few samples (a journal flush, a thermal blip) is not the end of the
+ * cache; a pass that starts slow (still folding the last pass) has its
+ * cache where it comes; a fast run lasting to the end is no cache.  The
+ * exact end is placed where the fewest samples disagree with "high
+ * before, low after".  Each later sustained return to the cache speed
+ * that a drop ends counts as another cache phase and is a stage.
+ *
+ * Windows scale with the drive: `drop_window_s` and `stage_block_s` are
+ * capped at `window_share` of the pass (5 s is 0.5 % of a 2 TB pass; a
+ * 1 % scaled drive's whole cache is one second), the drop window at no
+ * fewer than 5 samples.
  *
  * After the cache, the pass is cut into stages by binary segmentation of
  * block means: a cut is kept when the two sides differ by at least
@@ -37,6 +47,8 @@ struct fill_params {
 	double drop_frac;	/* a drop is below this x cache speed: 0.70 */
 	double drop_window_s;	/* "sustained": judged over this long: 5 s */
 	double drop_share;	/* share of that window below: 0.80 */
+	double window_share;	/* windows are at most this share of the
+				   pass (so they scale with the drive): 0.005 */
 	double ref_speed;	/* known cache speed (B/s); 0 = estimate it from
 				   the first samples */
 	double stage_block_s;	/* block length for stage cuts: 5 s */
@@ -71,16 +83,21 @@ struct fill_result {
 	size_t n;			/* samples */
 	double total_bytes, total_s;
 	double true_avg;		/* total bytes / total time, exact */
-	double mean_of_samples;		/* mean of the per-sample rates */
-	double p1, min, max;		/* of per-sample rates */
+	double mean_of_samples;		/* mean of the per-sample rates (whole slices) */
+	double p1, min, max;		/* of per-sample rates (whole slices) */
 	double below_half_share;	/* share of time below 0.5 x true_avg */
 
 	bool has_cache;
 	double cache_speed;		/* true average of the cache stage */
-	double cache_bytes;		/* written before the sustained drop */
+	double cache_start_bytes;	/* written before the cache began */
+	double cache_bytes;		/* written into it, up to the sustained drop */
 	double cache_s;
+	unsigned cache_phases;		/* fast runs that a drop ends: > 1 when
+					   the cache recurs (the first counts) */
 
-	/* stages[0] is the cache when has_cache; stages cover the pass. */
+	/* Stages cover the pass in order; stages[cache_stage] is the cache
+	   when has_cache (0 unless the pass began slower). */
+	size_t cache_stage;
 	size_t nstages;
 	struct fill_stage stages[FILL_MAX_STAGES];
 

@@ -37,8 +37,10 @@ size_t lat_nines_curve(const struct lat_hist *h, double max_nines,
 	double count = (double)h->count;
 	/* p = 100 (1 - 10^-nines); the histogram can say nothing about a
 	   tail holding less than one sample */
-	for (double nines = 0; nines <= max_nines + 1e-9 && k + 1 < max;
-	     nines += step) {
+	for (size_t i = 0; k + 1 < max; i++) {
+		double nines = (double)i * step;	/* no drift from a sum */
+		if (nines > max_nines + 1e-9)
+			break;
 		double tail = pow(10, -nines);
 		if (tail * count < 1)
 			break;
@@ -58,11 +60,12 @@ void spec_judge(struct spec_check *c)
 		c->margin = NAN;
 		return;
 	}
+	double tol = c->tolerance > 0 ? c->tolerance : 0;
 	if (c->higher_is_better) {
-		c->pass = c->measured >= c->spec;
+		c->pass = c->measured >= c->spec * (1 - tol);
 		c->margin = c->measured / c->spec - 1;
 	} else {
-		c->pass = c->measured <= c->spec;
+		c->pass = c->measured <= c->spec * (1 + tol);
 		c->margin = 1 - c->measured / c->spec;
 	}
 }

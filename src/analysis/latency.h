@@ -3,6 +3,7 @@
  * percentile tables, the "nines" curve of §4.5 (x = latency, y =
  * percentile on a -log10(1 - p) scale up to 99.9999 %), a QoS table per
  * queue depth, and the datasheet check (spec vs measured, pass/fail).
+ * The report draws these; it computes none of them itself.
  */
 #ifndef SSDBENCH_ANALYSIS_LATENCY_H
 #define SSDBENCH_ANALYSIS_LATENCY_H
@@ -51,13 +52,20 @@ struct nines_pt {
 size_t lat_nines_curve(const struct lat_hist *h, double max_nines,
 		       double step, struct nines_pt *out, size_t max);
 
-/* One datasheet line: `pass` and `margin` are filled by spec_judge. */
+/*
+ * One datasheet line, the one pass/fail rule of the datasheet check (the
+ * report's table): a rate or IOPS passes at or above spec x (1 -
+ * tolerance), a latency at or below spec x (1 + tolerance).  `pass` and
+ * `margin` are filled by spec_judge; a missing measurement (NaN) or a spec
+ * not above 0 neither passes nor has a margin.
+ */
 struct spec_check {
 	const char *what;	/* "RND 4K read QD1 p99.99 latency" */
 	const char *unit;
 	double spec;
 	double measured;
 	bool higher_is_better;	/* IOPS, MB/s; false for latency */
+	double tolerance;	/* share the measurement may miss by: 0.05 */
 	bool pass;
 	double margin;		/* measured / spec - 1, sign: + is better */
 };

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/fill.h"
 #include "analysis/trace.h"
 
 static int cmp_idle(const void *a, const void *b)
@@ -104,4 +105,24 @@ int reclaim_analyze(const struct reclaim_point *pts, size_t n,
 	free(p);
 	free(x);
 	return 0;
+}
+
+int reclaim_cycle_cache(const struct trace_pt *fill, size_t nfill,
+			const struct trace_pt *minute, size_t nminute,
+			double *cache_bytes, struct sb_err *e)
+{
+	*cache_bytes = NAN;
+	struct fill_params p;
+	fill_params_default(&p);
+	struct fill_result *fr = malloc(sizeof *fr);
+	if (!fr)
+		return sb_errno(e, ENOMEM, "reclaim");
+	int rc = fill_analyze(fill, nfill, &p, fr, e);
+	if (rc == 0 && fr->has_cache) {
+		size_t end;
+		p.ref_speed = fr->cache_speed;
+		rc = fill_find_cache(minute, nminute, &p, &end, cache_bytes, e);
+	}
+	free(fr);
+	return rc;
 }

@@ -20,7 +20,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analysis/trace.h"
 #include "common/error.h"
+
+/* Points within this share of the largest count as saturated. */
+#define RECLAIM_SATURATION 0.05
 
 struct reclaim_point {
 	double idle_s;
@@ -40,6 +44,16 @@ struct reclaim_result {
 	double first_full_idle_s;	/* smallest saturated T; NAN if none */
 	double full_s;			/* idle time to full recovery */
 };
+
+/*
+ * The cache one cycle regained, the one rule findings and the report use:
+ * the fill's cache (fill_analyze) gives the speed, and the minute's bytes
+ * at that speed (fill_find_cache with it as ref_speed) are the regained
+ * cache.  A fill without a cache gives no reference: *cache_bytes is NAN.
+ */
+int reclaim_cycle_cache(const struct trace_pt *fill, size_t nfill,
+			const struct trace_pt *minute, size_t nminute,
+			double *cache_bytes, struct sb_err *e);
 
 /* Points in any order; `saturation` e.g. 0.05 (within 5 % of the max). */
 int reclaim_analyze(const struct reclaim_point *pts, size_t n,

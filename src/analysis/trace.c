@@ -34,6 +34,28 @@ double trace_median_slice_s(const struct trace_pt *t, size_t n)
 	return m;
 }
 
+void trace_whole(const struct trace_pt *t, size_t n, size_t *first, size_t *end)
+{
+	*first = 0;
+	*end = n;
+	if (n < 2)
+		return;
+	uint64_t nominal = t[0].ns > t[n - 1].ns ? t[0].ns : t[n - 1].ns;
+	if (n >= 3) {
+		double *v = malloc(2 * (n - 2) * sizeof *v);
+		if (!v)		/* keep every slice rather than guess */
+			return;
+		for (size_t i = 1; i + 1 < n; i++)
+			v[i - 1] = (double)t[i].ns;
+		nominal = (uint64_t)stat_percentile(v, n - 2, 50, v + n - 2);
+		free(v);
+	}
+	if (2 * t[0].ns < nominal)
+		*first = 1;
+	if (*end - *first > 1 && 2 * t[n - 1].ns < nominal)
+		*end = n - 1;
+}
+
 int trace_check(const struct trace_pt *t, size_t n, struct sb_err *e)
 {
 	if (!t || n == 0)

@@ -51,6 +51,18 @@ void trace_rates(const struct trace_pt *t, size_t n, enum trace_metric m,
 double trace_mean_slice_s(const struct trace_pt *t, size_t n);
 double trace_median_slice_s(const struct trace_pt *t, size_t n);
 
+/*
+ * The whole slices [*first, *end): a run's first and last slices are cut
+ * by its start and end (the last of a 100 ms trace may be 7 us and hold one
+ * I/O), and a rate from such a sliver is not a sample of the drive.  A
+ * leading or trailing slice shorter than half the nominal length (the
+ * median of the inner slices; the longest when n < 3) is left out.  Every
+ * statistic of per-slice rates (consistency, standard deviations,
+ * percentiles and extremes of samples, bursts, stage levels) takes its
+ * samples from here; sums (bytes, true averages) still take every slice.
+ */
+void trace_whole(const struct trace_pt *t, size_t n, size_t *first, size_t *end);
+
 /* Check that a trace is usable: n > 0 and no zero-length slice. */
 int trace_check(const struct trace_pt *t, size_t n, struct sb_err *e);
 

@@ -27,6 +27,7 @@ struct io_req {
 	uint32_t len;		/* bytes; 0 for IO_FSYNC */
 	uint8_t op;		/* enum io_op */
 	uint32_t buf;		/* index of a queue buffer (reads/writes) */
+	uint32_t buf_off;	/* bytes into it: the rest of a short I/O */
 	uint64_t user_data;	/* returned in the completion */
 };
 
@@ -62,7 +63,7 @@ struct queue_opts {
 	uint32_t buf_size;	/* bytes each, aligned for O_DIRECT */
 	bool iopoll;		/* ask for polled completions */
 	bool sqpoll;		/* ask for kernel submission polling */
-	uint32_t batch;		/* completions to wait for per reap, 0 = auto */
+	uint32_t batch;		/* completions to wait for per reap, at least 1 */
 	bool sync;		/* O_SYNC writes */
 	bool buffered;		/* no O_DIRECT: page cache (boot workload) */
 };
@@ -126,7 +127,11 @@ struct backend_ops {
 	 */
 	const char *(*queue_mode)(struct backend_queue *q);
 
-	/* Queue n requests. Returns 0 or -1 with e set. */
+	/*
+	 * Queue up to n requests, in order.  Returns how many were queued
+	 * (fewer than n when the backend cannot take more until some complete:
+	 * the caller offers the rest again after a reap), or -1 with e set.
+	 */
 	int (*submit)(struct backend_queue *q, const struct io_req *reqs,
 		      uint32_t n, struct sb_err *e);
 	/*

@@ -122,7 +122,7 @@ static int sim_b_submit(struct backend_queue *q, const struct io_req *reqs,
 		if (sim_submit(q->t->sim, &io, e))
 			return -1;
 	}
-	return 0;
+	return (int)n;
 }
 
 static int sim_b_reap(struct backend_queue *q, struct io_cpl *out, uint32_t min,

@@ -17,16 +17,47 @@ struct backend_target {
 	struct target_facts facts;
 };
 
+/*
+ * Test hooks, for the backend's unit tests only (NULL in every real
+ * queue): they stand in for the kernel's answers so that refusals the
+ * kernel gives rarely (a partial or refused submit) can be made on demand.
+ */
+struct uring_faults {
+	/* Called instead of handing the queued SQEs to the kernel; returns
+	   what io_uring_submit would (SQEs taken, or -errno). */
+	int (*submit)(struct io_uring *ring, void *ctx);
+	void *ctx;
+};
+
 struct backend_queue {
 	struct io_uring ring;
 	struct backend_target *t;
 	int fd;			/* this queue's own descriptor (its flags) */
 	bool fixed_file, fixed_bufs;
-	uint32_t pending;	/* SQEs queued, not yet entered */
+	bool sqpoll;		/* the ring has a kernel SQ thread */
+	bool discard_ioctl;	/* trims by BLKDISCARD: no io_uring discard */
+	/*
+	 * I/Os the kernel took and has not completed.  SQEs it has not taken
+	 * yet are io_uring_sq_ready(): they stay in the ring and are offered
+	 * again, so a refused or partial submit forgets nothing, and a wait
+	 * never waits for more than the kernel has.
+	 */
+	uint32_t kinflight;
+	/* Completions made here (BLKDISCARD trims), handed out first. */
+	struct io_cpl *local;
+	uint32_t nlocal, local_cap;
 	uint8_t *bufmem;
 	uint32_t nbufs, buf_size;
 	char mode[64];
+	const struct uring_faults *faults;
 };
+
+/* Tests: refusals on demand, and trims as on a kernel without io_uring
+   block discard (before 6.12). */
+void uring_queue_set_faults(struct backend_queue *q, const struct uring_faults *f);
+void uring_queue_use_discard_ioctl(struct backend_queue *q);
+/* Whether trims on this queue go through BLKDISCARD (the probe's answer). */
+bool uring_queue_discard_ioctl(const struct backend_queue *q);
 
 int uring_open(const char *spec, const struct open_opts *o,
 	       struct backend_target **out, struct target_facts *facts,

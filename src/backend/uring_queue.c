@@ -8,8 +8,8 @@
  *   - DEFER_TASKRUN|SINGLE_ISSUER keeps completions from waking the thread
  *     one by one: they are posted when we enter to wait for them;
  *   - the file is registered and the buffers are fixed.
- * reap() reads the clock once after each wait and stamps every completion
- * of that batch with it (see docs/run.md on batching and latency).
+ * reap() stamps each completion with a clock read made as soon as the
+ * ring's tail shows it (see docs/run.md on batching and latency).
  *
  * reap()'s policy, from A/B measurements on loop devices and zram
  * (bench/README.md): submit and wait are two steps.  The submit enter
@@ -19,6 +19,12 @@
  * inside the submit call (1.2x the IOPS on a loop device, 7 of 10 pairs).
  * A wait takes a timeout only when the caller has a deadline: arming the
  * kernel's timer for every wait cost 0.8x the IOPS at QD1 (9 of 10 pairs).
+ *
+ * Refusals: a submit the kernel refuses (-EAGAIN, -EBUSY, -EINTR) or takes
+ * only in part leaves the rest of the SQEs in the ring; they are offered
+ * again on the next call, and a wait waits only for what the kernel has.
+ * With SQPOLL the kernel's thread takes the SQEs and nothing enters while
+ * it is awake: completions are polled from the CQ ring, as fio does.
  */
 #include "backend/uring_internal.h"
 
@@ -27,7 +33,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Block discard as an io_uring command (Linux 6.12+): _IO(0x12, 0). */
@@ -104,6 +113,8 @@ static int ring_setup(struct backend_queue *q, uint32_t depth, bool iopoll,
 	}
 	if (r)
 		return sb_errno(e, -r, "io_uring setup (depth %u)", depth);
+	q->sqpoll = q->ring.flags & IORING_SETUP_SQPOLL;
+	q->kinflight = 0;
 
 	if (!io_uring_register_files(&q->ring, &q->fd, 1))
 		q->fixed_file = true;
@@ -125,7 +136,7 @@ static void prep_one(struct backend_queue *q, struct io_uring_sqe *sqe,
 		     const struct io_req *r)
 {
 	int fd = q->fixed_file ? 0 : q->fd;
-	void *buf = q->bufmem + (size_t)r->buf * q->buf_size;
+	void *buf = q->bufmem + (size_t)r->buf * q->buf_size + r->buf_off;
 	switch (r->op) {
 	case IO_READ:
 		if (q->fixed_bufs)
@@ -140,7 +151,7 @@ static void prep_one(struct backend_queue *q, struct io_uring_sqe *sqe,
 			io_uring_prep_write(sqe, fd, buf, r->len, r->offset);
 		break;
 	case IO_TRIM:
-		if (q->t->facts.is_block_device) {
+		if (q->t->facts.is_block_device) {	/* not with discard_ioctl */
 			io_uring_prep_rw(IORING_OP_URING_CMD, sqe, fd, NULL, 0, 0);
 			sqe->cmd_op = BLOCK_URING_CMD_DISCARD;
 			sqe->addr = r->offset;
@@ -160,23 +171,56 @@ static void prep_one(struct backend_queue *q, struct io_uring_sqe *sqe,
 }
 
 /*
- * One synchronous read of the first block: does the device poll?  *res
- * gets the read's result; returns -1 only if the ring itself failed.
+ * One request on the fresh ring, waited for: a probe of what the kernel
+ * and device can do.  *res gets its result; returns -1 only if the ring
+ * itself failed.
  */
+static int probe_one(struct backend_queue *q, const struct io_req *r, int *res,
+		     const char *what, struct sb_err *e)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&q->ring);
+	prep_one(q, sqe, r);
+	struct io_uring_cqe *cqe;
+	int ret = io_uring_submit_and_wait(&q->ring, 1);
+	if (ret < 0)
+		return sb_errno(e, -ret, "%s", what);
+	if ((ret = io_uring_wait_cqe(&q->ring, &cqe)))
+		return sb_errno(e, -ret, "%s", what);
+	*res = cqe->res;
+	io_uring_cqe_seen(&q->ring, cqe);
+	return 0;
+}
+
+/* One synchronous read of the first block: does the device poll? */
 static int probe_iopoll(struct backend_queue *q, int *res, struct sb_err *e)
 {
 	struct io_req r = { .offset = 0, .len = q->t->facts.logical_block,
 			    .op = IO_READ, .buf = 0, .user_data = 0 };
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&q->ring);
-	prep_one(q, sqe, &r);
-	struct io_uring_cqe *cqe;
-	int ret = io_uring_submit_and_wait(&q->ring, 1);
-	if (ret < 0)
-		return sb_errno(e, -ret, "iopoll probe");
-	if ((ret = io_uring_wait_cqe(&q->ring, &cqe)))
-		return sb_errno(e, -ret, "iopoll probe");
-	*res = cqe->res;
-	io_uring_cqe_seen(&q->ring, cqe);
+	return probe_one(q, &r, res, "iopoll probe", e);
+}
+
+/*
+ * Does this kernel discard a block device through io_uring (6.12 and
+ * later)?  Asked, not guessed from the version: a discard of zero bytes,
+ * which a kernel with the command refuses as an invalid range (-EINVAL)
+ * and one without refuses as unsupported (-EOPNOTSUPP), with no data
+ * touched.  A kernel without IORING_OP_URING_CMD at all says so in the
+ * opcode probe.  An IOPOLL ring cannot run the command either.
+ */
+static int probe_cmd_discard(struct backend_queue *q, bool *supported, struct sb_err *e)
+{
+	*supported = false;
+	struct io_uring_probe *p = io_uring_get_probe_ring(&q->ring);
+	bool have_op = p && io_uring_opcode_supported(p, IORING_OP_URING_CMD);
+	if (p)
+		io_uring_free_probe(p);
+	if (!have_op)
+		return 0;
+	struct io_req r = { .offset = 0, .len = 0, .op = IO_TRIM };
+	int res;
+	if (probe_one(q, &r, &res, "io_uring discard probe", e))
+		return -1;
+	*supported = res != -EOPNOTSUPP && res != -ENOTTY;
 	return 0;
 }
 
@@ -188,7 +232,23 @@ static void uring_queue_destroy(struct backend_queue *q)
 	if (q->fd >= 0)
 		close(q->fd);
 	free(q->bufmem);
+	free(q->local);
 	free(q);
+}
+
+void uring_queue_set_faults(struct backend_queue *q, const struct uring_faults *f)
+{
+	q->faults = f;
+}
+
+void uring_queue_use_discard_ioctl(struct backend_queue *q)
+{
+	q->discard_ioctl = true;
+}
+
+bool uring_queue_discard_ioctl(const struct backend_queue *q)
+{
+	return q->discard_ioctl;
 }
 
 static int uring_queue_create(struct backend_target *t, const struct queue_opts *o,
@@ -209,6 +269,10 @@ static int uring_queue_create(struct backend_target *t, const struct queue_opts 
 	}
 	q->bufmem = mem;
 	memset(q->bufmem, 0, total);
+	q->local_cap = o->depth ? o->depth : 1;
+	q->local = calloc(q->local_cap, sizeof *q->local);
+	if (!q->local)
+		goto fail;
 	if (open_queue_fd(q, o, e))
 		goto fail;
 	if (ring_setup(q, o->depth, o->iopoll, o->sqpoll, e))
@@ -232,6 +296,12 @@ static int uring_queue_create(struct backend_target *t, const struct queue_opts 
 			snprintf(q->mode, sizeof q->mode, "%s", o->sqpoll ? "sqpoll+iopoll" : "iopoll");
 		}
 	}
+	if (t->facts.is_block_device && t->write) {
+		bool cmd = false;
+		if (probe_cmd_discard(q, &cmd, e))
+			goto fail;
+		q->discard_ioctl = !cmd;
+	}
 	*out = q;
 	return 0;
 fail:
@@ -249,78 +319,173 @@ static const char *uring_queue_mode(struct backend_queue *q)
 	return q->mode;
 }
 
+/*
+ * Hand the queued SQEs to the kernel (and, without SQPOLL, post the
+ * completions that are ready).  A refusal the kernel means as "not now"
+ * is no error: the SQEs stay queued for the next call.
+ */
+static int enter_submit(struct backend_queue *q, struct sb_err *e)
+{
+	int r;
+	if (q->faults)
+		r = q->faults->submit(&q->ring, q->faults->ctx);
+	else if (q->sqpoll)
+		r = io_uring_submit(&q->ring);	/* enters only to wake the thread */
+	else
+		r = io_uring_submit_and_get_events(&q->ring);
+	if (r == -EAGAIN || r == -EBUSY || r == -EINTR)
+		return 0;
+	if (r < 0)
+		return sb_errno(e, -r, "io_uring submit");
+	/* With SQPOLL the count is of SQEs the thread has yet to take, not of
+	   those taken now: uring_submit counted them as queued. */
+	if (!q->sqpoll)
+		q->kinflight += (uint32_t)r;
+	return 0;
+}
+
+/* A trim by BLKDISCARD, as fio's io_uring engine does without the command. */
+static void discard_now(struct backend_queue *q, const struct io_req *r)
+{
+	uint64_t range[2] = { r->offset, r->len };
+	int res = ioctl(q->fd, BLKDISCARD, range) ? -errno : 0;
+	q->local[q->nlocal++] = (struct io_cpl){ .user_data = r->user_data, .res = res,
+						 .t_done_ns = uring_now(q->t) };
+}
+
+/*
+ * Queue up to n requests; returns how many were queued.  Fewer than n
+ * when the SQ ring is full and the kernel takes none of it right now: the
+ * caller offers the rest again after the next reap.
+ */
 static int uring_submit(struct backend_queue *q, const struct io_req *reqs,
 			uint32_t n, struct sb_err *e)
 {
 	for (uint32_t i = 0; i < n; i++) {
+		if (reqs[i].op == IO_TRIM && q->discard_ioctl) {
+			if (q->nlocal == q->local_cap)
+				return (int)i;
+			discard_now(q, &reqs[i]);
+			continue;
+		}
 		struct io_uring_sqe *sqe = io_uring_get_sqe(&q->ring);
 		if (!sqe) {
 			/* SQ full: hand what we have to the kernel first. */
-			int r = io_uring_submit(&q->ring);
-			if (r < 0)
-				return sb_errno(e, -r, "io_uring submit");
-			q->pending = 0;
+			if (enter_submit(q, e))
+				return -1;
 			sqe = io_uring_get_sqe(&q->ring);
 			if (!sqe)
-				return sb_errf(e, "io_uring submission queue stays full");
+				return (int)i;
 		}
 		prep_one(q, sqe, &reqs[i]);
-		q->pending++;
+		/* The SQ thread takes every SQE it sees. */
+		q->kinflight += q->sqpoll;
 	}
-	return 0;
+	return (int)n;
 }
 
+/*
+ * Take up to max completions, each stamped with a clock read made right
+ * after the ring's tail first showed it: a completion posted while we walk
+ * the ring (without DEFER_TASKRUN the kernel posts them at any time) gets
+ * the later stamp of the tail read that found it, never an earlier one,
+ * and none waits for the rest of a batch to be stamped.
+ */
 static uint32_t take_completions(struct backend_queue *q, struct io_cpl *out,
-				 uint32_t max, uint64_t now)
+				 uint32_t max)
 {
-	struct io_uring_cqe *cqe;
-	unsigned head, n = 0;
-	io_uring_for_each_cqe(&q->ring, head, cqe) {
-		if (n == max)
-			break;
-		out[n].user_data = cqe->user_data;
-		out[n].res = cqe->res;
-		out[n].t_done_ns = now;
-		n++;
+	uint32_t n = 0;
+	while (n < max && q->nlocal) {
+		out[n++] = q->local[0];
+		memmove(q->local, q->local + 1, --q->nlocal * sizeof *q->local);
 	}
-	io_uring_cq_advance(&q->ring, n);
+	unsigned ready;
+	while (n < max && (ready = io_uring_cq_ready(&q->ring))) {
+		uint64_t now = uring_now(q->t);
+		struct io_uring_cqe *cqe;
+		unsigned head, k = 0;
+		io_uring_for_each_cqe(&q->ring, head, cqe) {
+			if (k == ready || n == max)
+				break;
+			out[n].user_data = cqe->user_data;
+			out[n].res = cqe->res;
+			out[n].t_done_ns = now;
+			n++;
+			k++;
+		}
+		io_uring_cq_advance(&q->ring, k);
+		q->kinflight -= k < q->kinflight ? k : q->kinflight;
+	}
 	return n;
 }
 
-/* Hand the queued SQEs to the kernel and post ready completions. */
-static int submit_pending(struct backend_queue *q, struct sb_err *e)
+static uint32_t ready(struct backend_queue *q)
 {
-	int r = io_uring_submit_and_get_events(&q->ring);
-	if (r < 0 && r != -EINTR && r != -EAGAIN && r != -EBUSY)
-		return sb_errno(e, -r, "io_uring submit");
-	q->pending = 0;
+	return io_uring_cq_ready(&q->ring) + q->nlocal;
+}
+
+/* SQPOLL: wait by polling the CQ ring, waking the SQ thread if it slept. */
+static int poll_cq(struct backend_queue *q, uint32_t need, uint64_t deadline_ns,
+		   struct sb_err *e)
+{
+	while (io_uring_cq_ready(&q->ring) < need) {
+		if (io_uring_sq_ready(&q->ring) &&
+		    (IO_URING_READ_ONCE(*q->ring.sq.kflags) & IORING_SQ_NEED_WAKEUP) &&
+		    enter_submit(q, e))
+			return -1;
+		if (deadline_ns != UINT64_MAX && uring_now(q->t) >= deadline_ns)
+			break;
+	}
 	return 0;
+}
+
+/* Nothing the kernel could complete: a short pause before offering again. */
+static void pause_briefly(struct backend_queue *q, uint64_t deadline_ns)
+{
+	uint64_t d = 100000, now = uring_now(q->t);
+	if (deadline_ns != UINT64_MAX)
+		d = deadline_ns > now ? (deadline_ns - now < d ? deadline_ns - now : d) : 0;
+	struct timespec ts = { 0, (long)d };
+	if (d)
+		nanosleep(&ts, NULL);
 }
 
 static int uring_reap(struct backend_queue *q, struct io_cpl *out, uint32_t min,
 		      uint32_t max, uint64_t deadline_ns, struct sb_err *e)
 {
-	/* min 0 is a poll: enter once even with nothing to submit. */
-	if ((q->pending || (min == 0 && !io_uring_cq_ready(&q->ring))) &&
-	    submit_pending(q, e))
+	/* min 0 is a poll: enter once even with nothing to submit (the
+	   deferred completions run in the kernel only when we enter). */
+	if ((io_uring_sq_ready(&q->ring) || (min == 0 && !q->sqpoll && !ready(q))) &&
+	    enter_submit(q, e))
 		return -1;
-	if (io_uring_cq_ready(&q->ring) >= min)
-		return (int)take_completions(q, out, max, uring_now(q->t));
+	if (ready(q) >= min)
+		return (int)take_completions(q, out, max);
 
+	/* Wait only for completions the kernel can give. */
+	uint32_t need = min - q->nlocal;
+	if (need > q->kinflight)
+		need = q->kinflight;
+	if (!need) {
+		pause_briefly(q, deadline_ns);
+		return (int)take_completions(q, out, max);
+	}
+	if (q->sqpoll)
+		return poll_cq(q, need, deadline_ns, e) ? -1 :
+		       (int)take_completions(q, out, max);
 	struct io_uring_cqe *cqe;
 	int r;
 	if (deadline_ns == UINT64_MAX) {
-		r = io_uring_wait_cqe_nr(&q->ring, &cqe, min);
+		r = io_uring_wait_cqe_nr(&q->ring, &cqe, need);
 	} else {
 		uint64_t now = uring_now(q->t);
 		uint64_t left = deadline_ns > now ? deadline_ns - now : 0;
 		struct __kernel_timespec ts = { (long long)(left / 1000000000ull),
 						(long long)(left % 1000000000ull) };
-		r = io_uring_wait_cqes(&q->ring, &cqe, min, &ts, NULL);
+		r = io_uring_wait_cqes(&q->ring, &cqe, need, &ts, NULL);
 	}
 	if (r < 0 && r != -ETIME && r != -EINTR && r != -EAGAIN && r != -EBUSY)
 		return sb_errno(e, -r, "io_uring wait");
-	return (int)take_completions(q, out, max, uring_now(q->t));
+	return (int)take_completions(q, out, max);
 }
 
 const struct backend_ops backend_uring = {

@@ -57,7 +57,14 @@ struct analyzed_trace {
 int analyze_trace(const struct analyze_opts *o, const struct analyzed_trace *a,
 		  struct json_writer *jw, struct sb_err *e);
 
-/* fio's JSON summary of one job, as text or a JSON object. */
+/* What a steady-state verdict was judged by (rule, metric, interval,
+   window, limit): in words, or as members of the current JSON object. */
+void analyze_print_ss_how(const struct ss_params *p, const struct ss_result *r);
+void analyze_json_ss_how(struct json_writer *jw, const struct ss_params *p,
+			 const struct ss_result *r);
+
+/* fio's JSON summary of one job, as text or a JSON object; a job run with
+   fio's ss= also gets its window judged again by ssdbench's detector. */
 void analyze_print_fio_job(const struct fio_job_summary *j,
 			   struct json_writer *jw);
 

@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/suite_ui.h"
 #include "common/units.h"
+#include "findings/findings.h"
 #include "store/store.h"
 #include "suite/runner.h"
 
@@ -50,7 +51,8 @@ int cmd_resume(int argc, char **argv)
 	}
 	cli_install_signal_handlers();
 	struct suite_term term;
-	struct suite_opts so = { .interrupted = &cli_interrupted };
+	struct suite_opts so = { .interrupted = &cli_interrupted,
+				 .step_figures = findings_store_step };
 	suite_term_init(&term, db, &so.ui);
 	enum suite_outcome out;
 	int rc;

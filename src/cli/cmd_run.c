@@ -96,6 +96,10 @@ static int store_begin(const struct run_options *o, struct engine *eng,
 		return 0;
 	if (store_open(o->db[0] ? o->db : STORE_DEFAULT_PATH, &sink->st, e))
 		return -1;
+	/* Tests only: a store made slow on purpose (docs/run.md, stalls). */
+	const char *delay = getenv("SSDBENCH_TEST_COMMIT_DELAY_MS");
+	if (delay && *delay)
+		store_set_commit_delay(sink->st, strtoull(delay, NULL, 10) * 1000000ull);
 	char *cmd = join_args(argc, argv), *host = host_facts_json_string();
 	char *facts = target_facts_json_string(engine_facts(eng));
 	struct run_begin b = { .kind = "run", .target = o->target, .command_line = cmd,
@@ -160,6 +164,7 @@ int cmd_run(int argc, char **argv)
 		free(o);
 		return 2;
 	}
+	sink.batch = o->batch;
 	if (o->help) {
 		run_options_usage();
 		free(o);

@@ -101,7 +101,8 @@ static int show_steps(struct store *s, int64_t run_id, struct sb_err *e)
 	return 0;
 }
 
-static void show_dir(const char *name, const struct dir_view *v)
+/* Returns whether a percentile was printed as PCT_AT_MAX. */
+static bool show_dir(const char *name, const struct dir_view *v)
 {
 	char b[RUN_VIEW_NPCT + 3][24];
 	if (isfinite(v->iops))
@@ -112,13 +113,18 @@ static void show_dir(const char *name, const struct dir_view *v)
 		       (unsigned long long)v->ios);
 	if (!v->lat_count) {
 		printf("\n");
-		return;
+		return false;
 	}
+	bool marked = false;
 	printf(" %9s", fmt_ns((uint64_t)llround(v->lat_mean_ns), b[0], sizeof b[0]));
-	for (int p = 0; p < RUN_VIEW_NPCT; p++)
-		printf(" %9s", fmt_ns(v->lat_pct_ns[p], b[p + 1], sizeof b[p + 1]));
+	for (int p = 0; p < RUN_VIEW_NPCT; p++) {
+		marked |= !v->lat_pct_supported[p];
+		printf(" %9s", v->lat_pct_supported[p]
+		       ? fmt_ns(v->lat_pct_ns[p], b[p + 1], sizeof b[p + 1]) : PCT_AT_MAX);
+	}
 	printf(" %9s\n", fmt_ns(v->lat_max_ns, b[RUN_VIEW_NPCT + 1],
 				sizeof b[RUN_VIEW_NPCT + 1]));
+	return marked;
 }
 
 static int show_workload(struct store *s, const struct workload_row *w,
@@ -141,6 +147,13 @@ static int show_workload(struct store *s, const struct workload_row *w,
 			return -1;
 		any |= !dir_view_empty(&v[d]);
 	}
+	char stall[32];
+	if (w->stalls_known)
+		printf("    driver stalls: %llu (%s waiting for the collector)\n",
+		       (unsigned long long)w->totals.driver_stalls,
+		       fmt_ns(w->totals.driver_stall_ns, stall, sizeof stall));
+	else
+		printf("    driver stalls: not recorded (a database from before they were)\n");
 	if (!any) {
 		printf("    no I/O recorded\n");
 		return 0;
@@ -149,9 +162,13 @@ static int show_workload(struct store *s, const struct workload_row *w,
 	for (int p = 0; p < RUN_VIEW_NPCT; p++)
 		printf(" %9s", run_view_pct_names[p]);
 	printf(" %9s\n", "max");
+	bool marked = false;
 	for (int d = 0; d < DIR_COUNT; d++)
 		if (!dir_view_empty(&v[d]))
-			show_dir(io_dir_name((enum io_dir)d), &v[d]);
+			marked |= show_dir(io_dir_name((enum io_dir)d), &v[d]);
+	if (marked)
+		printf("    %s: fewer than one I/O beyond that percentile, so it is only "
+		       "the max\n", PCT_AT_MAX);
 	return 0;
 }
 

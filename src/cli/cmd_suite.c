@@ -11,6 +11,7 @@
 #include "cli/suite_ui.h"
 #include "common/units.h"
 #include "device/safety.h"
+#include "findings/findings.h"
 #include "store/store.h"
 #include "suite/runner.h"
 
@@ -59,6 +60,7 @@ int cmd_suite(int argc, char **argv)
 	struct suite_opts so = {
 		.target = o.target, .file_size = o.file_size,
 		.destroy_data = o.destroy_data, .interrupted = &cli_interrupted,
+		.step_figures = findings_store_step,
 	};
 	suite_term_init(&term, db, &so.ui);
 	char *cmdline = suite_term_command_line(argc - 1, argv + 1, "ssdbench suite");

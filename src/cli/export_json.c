@@ -187,6 +187,13 @@ static int put_workload(struct store *s, const struct workload_row *wl,
 	stored_json(w, "spec", wl->spec_json);
 	json_bool(w, "final", wl->final);
 	json_u64(w, "measured_ns", wl->totals.measured_ns);
+	if (wl->stalls_known) {
+		json_u64(w, "driver_stalls", wl->totals.driver_stalls);
+		json_u64(w, "driver_stall_ns", wl->totals.driver_stall_ns);
+	} else {
+		json_null(w, "driver_stalls");
+		json_null(w, "driver_stall_ns");
+	}
 	for (int d = 0; d < DIR_COUNT; d++) {
 		struct dir_view v;
 		if (run_view_dir(s, wl, (enum io_dir)d, h, &v, e))

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/run_view.h"
+#include "common/rank.h"
 #include "common/json.h"
 #include "common/units.h"
 
@@ -32,6 +34,7 @@ void run_print_summary(FILE *out, const struct run_report *r)
 		fprintf(out, "run %" PRId64 " stored\n", r->run_id);
 	else if (r->run_id)	/* what it kept is in the status line below */
 		fprintf(out, "run %" PRId64 " stored as %s\n", r->run_id, r->status);
+	bool marked = false;
 	for (uint32_t i = 0; i < res->nworkloads; i++) {
 		const struct workload_result *wr = &res->wl[i];
 		char desc[128];
@@ -50,16 +53,21 @@ void run_print_summary(FILE *out, const struct run_report *r)
 				per_second(wr->ios[d], wr->measured_ns), mbps,
 				r->mib ? "MiB/s" : "MB/s", wr->ios[d],
 				fmt_bytes(wr->bytes[d], a, sizeof a));
-			static const double ps[] = { 50, 99, 99.9, 99.99, 99.9999 };
-			static const char *names[] = { "p50", "p99", "p99.9", "p99.99", "p99.9999" };
-			uint64_t v[5];
-			hist_percentiles(h, ps, 5, v);
+			uint64_t v[RUN_VIEW_NPCT];
+			hist_percentiles(h, run_view_pcts, RUN_VIEW_NPCT, v);
 			fprintf(out, "        lat mean %s", fmt_ns((uint64_t)hist_mean(h), a, sizeof a));
-			for (int k = 0; k < 5; k++)
-				fprintf(out, ", %s %s", names[k], fmt_ns(v[k], a, sizeof a));
+			for (int k = 0; k < RUN_VIEW_NPCT; k++) {
+				bool ok = percentile_supported(run_view_pcts[k], h->count);
+				marked |= !ok;
+				fprintf(out, ", %s %s", run_view_pct_names[k],
+					ok ? fmt_ns(v[k], a, sizeof a) : PCT_AT_MAX);
+			}
 			fprintf(out, ", max %s\n", fmt_ns(h->max, a, sizeof a));
 		}
 	}
+	if (marked)
+		fprintf(out, "\n%s: fewer than one I/O beyond that percentile, so it is "
+			"only the max\n", PCT_AT_MAX);
 	if (strcmp(r->status, "done"))
 		fprintf(out, "\nstatus: %s%s%s\n", r->status, r->error ? ": " : "",
 			r->error ? r->error : "");
@@ -80,12 +88,19 @@ static void json_dir(struct json_writer *j, enum io_dir d, const struct workload
 	json_object_begin(j, "percentiles");
 	uint64_t v[NJSON_PCTS];
 	hist_percentiles(h, json_pcts, NJSON_PCTS, v);
+	char key[NJSON_PCTS][32];
 	for (size_t k = 0; k < NJSON_PCTS; k++) {
-		char key[32];
-		snprintf(key, sizeof key, "%.6f", json_pcts[k]);
-		json_u64(j, key, v[k]);
+		snprintf(key[k], sizeof key[k], "%.6f", json_pcts[k]);
+		json_u64(j, key[k], v[k]);
 	}
 	json_object_end(j);
+	/* Keys above with fewer than one I/O beyond them: their value is
+	   only the max, not a measured percentile. */
+	json_array_begin(j, "unsupported_percentiles");
+	for (size_t k = 0; k < NJSON_PCTS; k++)
+		if (!percentile_supported(json_pcts[k], h->count))
+			json_string(j, NULL, key[k]);
+	json_array_end(j);
 	json_object_end(j);
 	json_object_end(j);
 }
@@ -127,6 +142,8 @@ void run_print_json(FILE *out, const struct run_report *r)
 		workload_json_members(&j, &r->w[i]);
 		json_u64(&j, "measured_ns", wr->measured_ns);
 		json_bool(&j, "stopped_by_hook", wr->stopped_by_hook);
+		json_u64(&j, "driver_stalls", wr->driver_stalls);
+		json_u64(&j, "driver_stall_ns", wr->driver_stall_ns);
 		for (int d = 0; d < DIR_COUNT; d++)
 			json_dir(&j, (enum io_dir)d, wr);
 		json_object_end(&j);

@@ -11,7 +11,14 @@ static int on_start(void *ctx, const struct target_facts *f, const char *mode,
 	(void)f;
 	if (!s->st)
 		return 0;
-	if (store_run_engine_mode(s->st, s->run_id, mode, e))
+	/* A completion batch changes what the latencies mean (docs/run.md):
+	   the stored mode says so, "interrupt, batch 8". */
+	char m[96];
+	if (s->batch > 1)
+		snprintf(m, sizeof m, "%s, batch %u", mode, s->batch);
+	else
+		snprintf(m, sizeof m, "%s", mode);
+	if (store_run_engine_mode(s->st, s->run_id, m, e))
 		return -1;
 	return store_tick(s->st, true, e);
 }
@@ -32,6 +39,8 @@ void run_sink_totals(const struct workload_result *r, struct store_totals *t)
 	memcpy(t->bytes, r->bytes, sizeof t->bytes);
 	memcpy(t->ios, r->ios, sizeof t->ios);
 	t->measured_ns = r->measured_ns;
+	t->driver_stalls = r->driver_stalls;
+	t->driver_stall_ns = r->driver_stall_ns;
 }
 
 static int on_checkpoint(void *ctx, uint32_t wl, const struct workload_result *r,

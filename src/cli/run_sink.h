@@ -21,6 +21,7 @@ struct run_sink {
 	bool progress_shown;
 	const char *label;		/* shown before the progress */
 	uint64_t last_progress_ns;	/* wall clock of the last line */
+	uint32_t batch;			/* --batch when given: stored with the mode */
 };
 
 void run_sink_hooks(struct run_sink *s, struct engine_hooks *h);

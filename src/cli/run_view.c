@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/rank.h"
+
 const double run_view_pcts[RUN_VIEW_NPCT] = { 50, 99, 99.9, 99.99, 99.9999 };
 const char *const run_view_pct_names[RUN_VIEW_NPCT] = {
 	"p50", "p99", "p99.9", "p99.99", "p99.9999"
@@ -28,6 +30,8 @@ int run_view_dir(struct store *s, const struct workload_row *w,
 	out->lat_min_ns = scratch->count ? scratch->min : 0;
 	out->lat_max_ns = scratch->max;
 	hist_percentiles(scratch, run_view_pcts, RUN_VIEW_NPCT, out->lat_pct_ns);
+	for (int p = 0; p < RUN_VIEW_NPCT; p++)
+		out->lat_pct_supported[p] = percentile_supported(run_view_pcts[p], scratch->count);
 	return 0;
 }
 

@@ -24,7 +24,13 @@ struct dir_view {
 	double lat_mean_ns;	/* NaN when lat_count is 0 */
 	uint64_t lat_min_ns, lat_max_ns;
 	uint64_t lat_pct_ns[RUN_VIEW_NPCT];
+	/* At least one latency beyond the percentile (common/rank.h);
+	   otherwise lat_pct_ns is only the max and is shown as such. */
+	bool lat_pct_supported[RUN_VIEW_NPCT];
 };
+
+/* What outputs print instead of a percentile without support. */
+#define PCT_AT_MAX "=max"
 
 /* `scratch` is a histogram the caller lends (they are 280 KiB). */
 int run_view_dir(struct store *s, const struct workload_row *w,

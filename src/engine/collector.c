@@ -47,6 +47,8 @@ static void measured_so_far(struct wl_state *wl, uint64_t t_now)
 	res->started_ns = wl->start;
 	res->finished_ns = t_now;
 	res->measured_ns = t_now > wl->ramp_end ? t_now - wl->ramp_end : 0;
+	res->driver_stalls = atomic_load(&wl->stalls);
+	res->driver_stall_ns = atomic_load(&wl->stall_ns);
 }
 
 /* Merge interval next_index of every job; the collector owns those buffers. */

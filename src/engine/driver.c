@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/agenda.h"
 #include "engine/internal.h"
@@ -145,14 +146,48 @@ static uint64_t wait_deadline(const struct run *r, uint64_t deadline, uint64_t d
 	return r->ops->caps.virtual_time ? deadline : due;
 }
 
-static void drive(struct driver *d, struct backend_queue *q, struct io_req *reqs,
-		  struct io_cpl *cpls, uint32_t cap, struct agenda *ag,
-		  uint32_t *order, struct watch *watch)
+/*
+ * Before the queue and its buffers go: wait for every I/O the backend
+ * took, so no buffer is freed while the device may still read or write
+ * it.  Their completions still count (job_complete).  Returns false when
+ * the backend cannot say any more (a failing reap): the buffers must then
+ * stay allocated.
+ */
+static bool drain(struct driver *d, struct backend_queue *q, struct io_cpl *cpls,
+		  uint32_t cap, uint32_t queued)
+{
+	struct run *r = d->run;
+	struct sb_err e;
+	while (queued) {
+		int got = r->ops->reap(q, cpls, 1, cap, UINT64_MAX, &e);
+		if (got < 0)
+			return false;
+		queued -= (uint32_t)got < queued ? (uint32_t)got : queued;
+		for (int i = 0; i < got; i++) {
+			if (!cpls[i].t_done_ns)
+				cpls[i].t_done_ns = r->ops->now(r->target);
+			job_complete(r->jobs[(uint32_t)(cpls[i].user_data >> 32)], &cpls[i]);
+		}
+	}
+	return true;
+}
+
+/* A backend that takes nothing with nothing in flight, for this long, is stuck. */
+#define REFUSED_FOR_NS 10000000000ull
+#define REFUSED_PAUSE_NS 100000ull
+
+/* Returns the I/Os still with the backend when it stops early (an error). */
+static uint32_t drive(struct driver *d, struct backend_queue *q, struct io_req *reqs,
+		      struct io_cpl *cpls, uint32_t cap, struct agenda *ag,
+		      uint32_t *order, struct watch *watch)
 {
 	struct run *r = d->run;
 	const struct backend_ops *ops = r->ops;
 	struct sb_err e;
-	uint32_t inflight = 0, active = 0, nwatch = watch_init(d, watch);
+	/* reqs[0, backlog): prepared, not yet taken by the backend; queued:
+	   taken, not yet completed. */
+	uint32_t backlog = 0, queued = 0, active = 0, nwatch = watch_init(d, watch);
+	uint64_t refused_since = 0;
 	for (uint32_t i = 0; i < d->njobs; i++)
 		active += !d->jobs[i]->done;
 	for (;;) {
@@ -161,25 +196,43 @@ static void drive(struct driver *d, struct backend_queue *q, struct io_req *reqs
 		agenda_expire(ag, now);
 		bool abort = atomic_load_explicit(&r->abort, memory_order_relaxed);
 		uint64_t deadline = watch_stops(watch, nwatch, ag, abort, now);
-		uint32_t n = 0, k = agenda_take(ag, order);
+		uint32_t n = backlog, k = agenda_take(ag, order);
 		for (uint32_t o = 0; o < k; o++) {
 			struct job *j = d->jobs[order[o]];
 			bool was_done = j->done;
-			uint32_t got = job_prepare(j, now, reqs + n);
-			n += got;
-			inflight += got;
+			n += job_prepare(j, now, reqs + n);
 			active -= !was_done && j->done;
 			if (!j->done && !j->stopping && j->blocked_until)
 				agenda_timer(ag, order[o], j->blocked_until);
 			else
 				agenda_cancel(ag, order[o]);
 		}
-		if (n && ops->submit(q, reqs, n, &e)) {
-			run_fail(r, &e);
-			return;
+		if (n) {
+			int acc = ops->submit(q, reqs, n, &e);
+			if (acc < 0) {
+				run_fail(r, &e);
+				return queued;
+			}
+			queued += (uint32_t)acc;
+			backlog = n - (uint32_t)acc;
+			memmove(reqs, reqs + acc, backlog * sizeof *reqs);
 		}
 		if (!active)
-			return;
+			return queued;
+		if (backlog && !queued) {
+			/* Refused with nothing in flight: nothing will free room. */
+			if (!refused_since)
+				refused_since = now;
+			if (now - refused_since >= REFUSED_FOR_NS) {
+				sb_errf(&e, "the target has taken none of %u I/Os for %llu s",
+					backlog, (unsigned long long)(REFUSED_FOR_NS / 1000000000ull));
+				run_fail(r, &e);
+				return queued;
+			}
+			ops->idle(r->target, REFUSED_PAUSE_NS);
+			continue;
+		}
+		refused_since = 0;
 		/* Just past the boundary, so that the interval closes. */
 		if (d->boundary != UINT64_MAX && d->boundary + 1 < deadline)
 			deadline = d->boundary + 1;
@@ -187,22 +240,22 @@ static void drive(struct driver *d, struct backend_queue *q, struct io_req *reqs
 		uint64_t due = agenda_next(ag);
 		if (due < deadline)
 			deadline = due;
-		if (!inflight) {
+		if (!queued) {
 			/* Rate-limited or between intervals: nothing outstanding. */
 			if (deadline > now && deadline != UINT64_MAX)
 				ops->idle(r->target, deadline - now);
 			continue;
 		}
 		/* Wait for a batch, but never for more than is in flight. */
-		uint32_t min = r->batch < inflight ? r->batch : inflight;
+		uint32_t min = r->batch < queued ? r->batch : queued;
 		if (d->njobs > 1)
 			min = 1;
 		int got = ops->reap(q, cpls, min, cap, wait_deadline(r, deadline, due), &e);
 		if (got < 0) {
 			run_fail(r, &e);
-			return;
+			return queued;
 		}
-		inflight -= (uint32_t)got;
+		queued -= (uint32_t)got;
 		/* A backend that does not stamp: one clock read for the batch. */
 		uint64_t t_reap = got && !cpls[0].t_done_ns ? ops->now(r->target) : 0;
 		uint32_t first = d->jobs[0]->gindex;
@@ -239,11 +292,16 @@ void *driver_main(void *arg)
 		run_fail(r, &e);
 		ok = false;
 	}
+	bool buffers_free = true;
 	if (wait_for_go(r, ok, ok ? r->ops->queue_mode(q) : "") &&
-	    !(fluid_eligible(d) && fluid_drive(d, q)))
-		drive(d, q, reqs, cpls, cap, &ag, order, watch);
+	    !(fluid_eligible(d) && fluid_drive(d, q))) {
+		uint32_t queued = drive(d, q, reqs, cpls, cap, &ag, order, watch);
+		buffers_free = drain(d, q, cpls, cap, queued);
+	}
 	finish_jobs(d);
-	if (q)
+	/* A queue whose I/O could not be waited for is left allocated: the
+	   device may still write into its buffers. */
+	if (q && buffers_free)
 		r->ops->queue_destroy(q);
 	if (ag.ready)
 		agenda_free(&ag);

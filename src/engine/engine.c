@@ -8,11 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine/internal.h"
 
 #define DEFAULT_INTERVAL_NS 100000000ull
-#define MAX_BATCH 16u
 
 struct engine {
 	const struct backend_ops *ops;
@@ -111,6 +111,33 @@ static uint64_t ring_limit(const struct run *r)
 	return r->ops->caps.virtual_time ? 1 : IVL_RING;
 }
 
+static uint64_t wall_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Wait, under r->mu, until the collector has made room in j's ring.  In
+ * real time that is a stall of real I/O (nothing is submitted meanwhile):
+ * it is counted, with its length, for the run's record.  In virtual time
+ * the wait is the pacing described at ring_limit, not a stall.
+ */
+static void wait_for_room(struct run *r, struct job *j)
+{
+	if (j->head - j->tail < ring_limit(r))
+		return;
+	bool count = !r->ops->caps.virtual_time;
+	uint64_t t0 = count ? wall_ns() : 0;
+	while (j->head - j->tail >= ring_limit(r))
+		pthread_cond_wait(&r->cv, &r->mu);
+	if (count) {
+		atomic_fetch_add(&j->wl->stalls, 1);
+		atomic_fetch_add(&j->wl->stall_ns, wall_ns() - t0);
+	}
+}
+
 void run_publish(struct run *r, struct job *j)
 {
 	struct ivl_buf *b = &j->ring[j->head % IVL_RING];
@@ -119,8 +146,8 @@ void run_publish(struct run *r, struct job *j)
 	pthread_mutex_lock(&r->mu);
 	j->head++;
 	pthread_cond_broadcast(&r->cv);
-	while (!last && j->head - j->tail >= ring_limit(r))
-		pthread_cond_wait(&r->cv, &r->mu);
+	if (!last)
+		wait_for_room(r, j);
 	pthread_mutex_unlock(&r->mu);
 	if (!last)
 		next_buffer(r, j);
@@ -142,31 +169,12 @@ void run_publish_at(struct run *r, struct job **jobs, uint32_t n, uint64_t bound
 			jobs[i]->head++;
 	pthread_cond_broadcast(&r->cv);
 	for (uint32_t i = 0; i < n; i++)
-		while (ends_at(jobs[i], boundary) &&
-		       jobs[i]->head - jobs[i]->tail >= ring_limit(r))
-			pthread_cond_wait(&r->cv, &r->mu);
+		if (ends_at(jobs[i], boundary))
+			wait_for_room(r, jobs[i]);
 	pthread_mutex_unlock(&r->mu);
 	for (uint32_t i = 0; i < n; i++)
 		if (ends_at(jobs[i], boundary))
 			next_buffer(r, jobs[i]);
-}
-
-/*
- * Completions to wait for per reap when the user did not say.  Waiting
- * for k completions delays the reap (and so the measured latency) of the
- * first k-1 by up to k-1 completion gaps; at queue depth q that is at most
- * (k-1)/q of a latency.  qd/8 keeps that under 12.5 % of the worst case
- * while cutting the wakeups that dominate CPU per I/O here; QD<=8 waits
- * for each completion, so low-QD latency is exact to the reap.
- */
-static uint32_t auto_batch(const struct workload *w, uint32_t n)
-{
-	uint32_t qd = UINT32_MAX;
-	for (uint32_t i = 0; i < n; i++)
-		if (w[i].qd < qd)
-			qd = w[i].qd;
-	uint32_t b = qd / 8;
-	return b < 1 ? 1 : b > MAX_BATCH ? MAX_BATCH : b;
 }
 
 static bool workload_writes(const struct workload *w)
@@ -297,6 +305,12 @@ static int start_drivers(struct engine *eng, struct run *r, struct driver *drv,
 	bool ok = !r->failed_setup && started == ndrv;
 	pthread_mutex_unlock(&r->mu);
 
+	/* The start hook first (it may write to a store that takes a while):
+	   the workloads' clock starts when the I/O can. */
+	if (ok && hooks->on_start && hooks->on_start(hooks->ctx, &eng->facts, r->mode, e)) {
+		run_fail(r, e);
+		ok = false;
+	}
 	if (ok) {
 		r->t0 = eng->ops->now(eng->target);
 		for (uint32_t i = 0; i < r->nwl; i++) {
@@ -307,10 +321,6 @@ static int start_drivers(struct engine *eng, struct run *r, struct driver *drv,
 			wl->stop_at = wl->w.stop_time_ns ? wl->ramp_end + wl->w.stop_time_ns : UINT64_MAX;
 			for (uint32_t k = 0; k < wl->njobs; k++)
 				job_start(&wl->jobs[k], r->t0);
-		}
-		if (hooks->on_start && hooks->on_start(hooks->ctx, &eng->facts, r->mode, e)) {
-			run_fail(r, e);
-			ok = false;
 		}
 	}
 	pthread_mutex_lock(&r->mu);
@@ -344,10 +354,10 @@ int engine_run(struct engine *eng, const struct workload *w, uint32_t n,
 	r.target = eng->target;
 	r.opts = &eng->opts;
 	r.interval = eng->opts.interval_ns ? eng->opts.interval_ns : DEFAULT_INTERVAL_NS;
-	/* In virtual time a batch would hold completed slots idle until the
-	   k-th completion and lower the device's measured throughput. */
-	r.batch = eng->opts.batch ? eng->opts.batch :
-		  eng->ops->caps.virtual_time ? 1 : auto_batch(w, n);
+	/* One completion per wait unless asked (fio's default,
+	   iodepth_batch_complete_min=1): waiting for k delays the stamps of
+	   the first k-1 of them, see docs/run.md. */
+	r.batch = eng->opts.batch ? eng->opts.batch : 1;
 
 	int rc = -1;
 	struct driver *drv = NULL;
@@ -375,6 +385,10 @@ int engine_run(struct engine *eng, const struct workload *w, uint32_t n,
 			pthread_join(drv[i].thread, NULL);
 	snprintf(res->mode, sizeof res->mode, "%s", r.mode);
 	res->batch = r.batch;
+	for (uint32_t i = 0; i < r.nwl; i++) {
+		res->wl[i].driver_stalls = atomic_load(&r.wls[i].stalls);
+		res->wl[i].driver_stall_ns = atomic_load(&r.wls[i].stall_ns);
+	}
 	rc = 0;
 out:
 	free(drv);

@@ -27,7 +27,7 @@ struct engine_opts {
 	const volatile int *interrupted;	/* set by the CLI on SIGINT */
 	bool iopoll;		/* ask for polled completions */
 	bool sqpoll;		/* ask for SQ polling */
-	uint32_t batch;		/* completions per wait, 0 = auto */
+	uint32_t batch;		/* completions per wait, 0 = 1 (as fio) */
 	uint64_t interval_ns;	/* sample interval, default 100 ms */
 	const char *iolog_path;	/* per-I/O log (CSV), NULL = none */
 	const char *sim_options;
@@ -42,6 +42,13 @@ struct workload_result {
 	uint64_t measured_ns;	/* after the ramp */
 	uint64_t started_ns, finished_ns;	/* backend clock */
 	bool stopped_by_hook;
+	/*
+	 * Times an I/O thread of this workload waited for the collector (its
+	 * ring of intervals full: the store or a hook was behind) and their
+	 * total wall time.  Nothing is submitted during such a wait, so a
+	 * healthy run has zero; real time only (see docs/run.md).
+	 */
+	uint64_t driver_stalls, driver_stall_ns;
 };
 
 struct engine_result {

@@ -63,6 +63,9 @@ struct wl_state {
 	uint64_t stop_at;		/* ramp_end + stop_time, or UINT64_MAX */
 	_Atomic uint64_t claimed;	/* measured bytes submitted (stop_bytes) */
 	atomic_bool stop;		/* hook, interrupt or error */
+	/* Real time: waits of its drivers for room in a full interval ring
+	   (the collector behind), and their total length. */
+	_Atomic uint64_t stalls, stall_ns;
 	struct job *jobs;
 	uint32_t njobs;
 
@@ -89,9 +92,14 @@ struct job {
 	uint64_t *t_sub;
 	uint64_t *off;
 	uint8_t *op;
+	uint32_t *done_len;		/* bytes done of a short read/write */
+	uint16_t *retries;		/* -EAGAIN completions in a row */
 	uint32_t *free_slot;
 	uint32_t nfree;
-	uint32_t inflight;
+	uint32_t inflight;		/* slots taken: queued, in flight or to redo */
+	uint32_t *redo;			/* slots to issue again: -EAGAIN or the
+					   rest of a short I/O */
+	uint32_t nredo;
 
 	uint64_t quota, claimed;		/* sequential: own share of stop_bytes */
 	uint64_t stamp_base, stamp_count;	/* unique data per block */

@@ -2,10 +2,14 @@
  * One job: a closed loop of qd slots.  Everything here runs on the job's
  * driver thread; only the interval hand-over touches shared state.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/internal.h"
+
+/* -EAGAIN completions of one I/O in a row before the run stops on it. */
+#define MAX_EAGAIN_RETRIES 1000
 
 /* Stamp granularity: the smallest logical block there is, so written
    blocks differ at every block size a device may use. */
@@ -45,7 +49,11 @@ int job_init(struct job *j, struct wl_state *wl, uint32_t index, uint32_t gindex
 	j->off = calloc(j->qd, sizeof *j->off);
 	j->op = calloc(j->qd, sizeof *j->op);
 	j->free_slot = calloc(j->qd, sizeof *j->free_slot);
-	if (!j->t_sub || !j->off || !j->op || !j->free_slot)
+	j->done_len = calloc(j->qd, sizeof *j->done_len);
+	j->retries = calloc(j->qd, sizeof *j->retries);
+	j->redo = calloc(j->qd, sizeof *j->redo);
+	if (!j->t_sub || !j->off || !j->op || !j->free_slot || !j->done_len ||
+	    !j->retries || !j->redo)
 		return sb_errf(e, "out of memory");
 	for (uint32_t s = 0; s < j->qd; s++)
 		j->free_slot[s] = j->qd - 1 - s;
@@ -57,8 +65,9 @@ int job_init(struct job *j, struct wl_state *wl, uint32_t index, uint32_t gindex
 	/* Job index in the top 16 bits, a 48-bit counter below: unique in the
 	   run; the run's salt makes runs differ. */
 	j->stamp_base = wl->run->stamp_salt ^ ((uint64_t)gindex << 48);
-	uint64_t blocks = w->stop_bytes / w->bs;
-	j->quota = (blocks / w->jobs + (index < blocks % w->jobs)) * w->bs;
+	if (w->pattern == PATTERN_SEQ)
+		j->quota = seq_quota_blocks(w->span_len / w->bs, w->jobs, index,
+					    w->stop_bytes / w->bs) * w->bs;
 	/* The workload's rate, split evenly: jobs run alike. */
 	j->rate = w->rate / w->jobs + (index < w->rate % w->jobs);
 	if (w->rate && !j->rate)
@@ -75,6 +84,9 @@ void job_free(struct job *j)
 	free(j->off);
 	free(j->op);
 	free(j->free_slot);
+	free(j->done_len);
+	free(j->retries);
+	free(j->redo);
 	for (int b = 0; b < IVL_RING; b++)
 		for (int d = 0; d < DIR_COUNT; d++)
 			hist_free(j->ring[b].hist[d]);
@@ -173,6 +185,8 @@ static void take_slot(struct job *j, uint64_t now, enum io_op op, uint64_t off,
 	j->t_sub[s] = now;
 	j->off[s] = off;
 	j->op[s] = (uint8_t)op;
+	j->done_len[s] = 0;
+	j->retries[s] = 0;
 	j->inflight++;
 	*r = (struct io_req){ .offset = off, .len = len, .op = (uint8_t)op,
 			      .buf = j->buf_base + s,
@@ -195,17 +209,58 @@ static bool claim(struct job *j)
 	return true;
 }
 
+static uint32_t slot_len(const struct job *j, uint32_t s)
+{
+	return j->op[s] == IO_FSYNC ? 0 : j->wl->w.bs;
+}
+
+static void release_slot(struct job *j, uint32_t s)
+{
+	j->free_slot[j->nfree++] = s;
+	j->inflight--;
+}
+
+/*
+ * Issue again what came back unfinished: the same request after -EAGAIN,
+ * the remainder after a short read or write (as fio does).  Its latency
+ * still counts from the first submission: that is what the caller waited.
+ * After an error of the run nothing is issued again; the slot is dropped.
+ */
+static uint32_t issue_redo(struct job *j, struct io_req *out)
+{
+	uint32_t n = 0;
+	bool abort = atomic_load_explicit(&j->wl->run->abort, memory_order_relaxed);
+	for (uint32_t i = 0; i < j->nredo; i++) {
+		uint32_t s = j->redo[i];
+		if (abort) {
+			release_slot(j, s);
+			continue;
+		}
+		uint32_t done = j->done_len[s];
+		out[n++] = (struct io_req){ .offset = j->off[s] + done,
+					    .len = slot_len(j, s) - done,
+					    .op = j->op[s], .buf = j->buf_base + s,
+					    .buf_off = done,
+					    .user_data = (uint64_t)j->gindex << 32 | s };
+	}
+	j->nredo = 0;
+	return n;
+}
+
 uint32_t job_prepare(struct job *j, uint64_t now, struct io_req *out)
 {
 	struct wl_state *wl = j->wl;
 	const struct workload *w = &wl->w;
-	uint32_t n = 0;
 	if (j->done)
 		return 0;
 	if (!j->stopping && (atomic_load_explicit(&wl->stop, memory_order_relaxed) ||
 			     atomic_load_explicit(&wl->run->abort, memory_order_relaxed) ||
 			     now >= wl->stop_at))
 		j->stopping = true;
+	/* A sequential job with an empty slice (more jobs than blocks). */
+	if (!j->og.nblocks)
+		j->stopping = true;
+	uint32_t n = issue_redo(j, out);
 	j->blocked_until = 0;
 	while (!j->stopping && j->nfree) {
 		if (w->fsync_every && j->written_since_fsync >= w->fsync_every) {
@@ -238,25 +293,52 @@ uint32_t job_prepare(struct job *j, uint64_t now, struct io_req *out)
 
 static const char op_letter[] = { 'R', 'W', 'T', 'F' };
 
+/* A completion that is not the whole I/O yet: queue it to be issued again. */
+static bool needs_redo(struct job *j, uint32_t s, int32_t res)
+{
+	if (res == -EAGAIN && j->retries[s] < MAX_EAGAIN_RETRIES) {
+		j->retries[s]++;
+		j->redo[j->nredo++] = s;
+		return true;
+	}
+	uint32_t len = slot_len(j, s);
+	if (res > 0 && (j->op[s] == IO_READ || j->op[s] == IO_WRITE) &&
+	    j->done_len[s] + (uint32_t)res < len) {
+		j->done_len[s] += (uint32_t)res;
+		j->retries[s] = 0;
+		j->redo[j->nredo++] = s;
+		return true;
+	}
+	return false;
+}
+
 void job_complete(struct job *j, const struct io_cpl *c)
 {
 	struct run *r = j->wl->run;
 	uint32_t s = (uint32_t)c->user_data;
 	uint64_t t = c->t_done_ns;
 	enum io_op op = (enum io_op)j->op[s];
-	uint32_t len = op == IO_FSYNC ? 0 : j->wl->w.bs;
+	uint32_t len = slot_len(j, s);
+	if (needs_redo(j, s, c->res))
+		return;
 	uint64_t lat = t > j->t_sub[s] ? t - j->t_sub[s] : 0;
 	/* Trims (discard commands, punched holes) and fsyncs complete with 0. */
-	bool ok = c->res >= 0 && (op == IO_TRIM || op == IO_FSYNC || (uint32_t)c->res == len);
+	uint32_t got = c->res > 0 ? j->done_len[s] + (uint32_t)c->res : j->done_len[s];
+	bool ok = c->res >= 0 && (op == IO_TRIM || op == IO_FSYNC || got == len);
 	if (!ok) {
 		static const char *names[] = { "read", "write", "trim", "fsync" };
 		struct sb_err e;
-		if (c->res < 0)
+		if (c->res == -EAGAIN)
+			sb_errf(&e, "%s of %u bytes at offset %llu: still refused (EAGAIN) "
+				"after %d tries", names[op], len,
+				(unsigned long long)j->off[s], MAX_EAGAIN_RETRIES);
+		else if (c->res < 0)
 			sb_errno(&e, -c->res, "%s of %u bytes at offset %llu failed",
 				 names[op], len, (unsigned long long)j->off[s]);
 		else
-			sb_errf(&e, "short %s at offset %llu: %d of %u bytes",
-				names[op], (unsigned long long)j->off[s], c->res, len);
+			sb_errf(&e, "short %s at offset %llu: %u of %u bytes, then nothing "
+				"(the end of the target?)", names[op],
+				(unsigned long long)j->off[s], got, len);
 		run_fail(r, &e);
 		j->stopping = true;
 		goto free_slot;
@@ -272,11 +354,10 @@ void job_complete(struct job *j, const struct io_cpl *c)
 	}
 	if (j->log)
 		iolog_line(j->log, t - r->t0, j->wl->index, j->index, op_letter[op],
-			   j->off[s], len, lat, c->res);
+			   j->off[s], len, lat, op == IO_READ || op == IO_WRITE ? (int32_t)got : c->res);
 free_slot:
 	j->t_last = t;
-	j->free_slot[j->nfree++] = s;
-	j->inflight--;
+	release_slot(j, s);
 }
 
 void job_finish(struct job *j)

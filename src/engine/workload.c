@@ -57,11 +57,11 @@ int workload_validate(struct workload *w, uint64_t target_size,
 			       (unsigned long long)w->span_offset,
 			       (unsigned long long)w->span_len,
 			       (unsigned long long)target_size);
-	uint64_t need = w->pattern == PATTERN_SEQ ? (uint64_t)w->bs * w->jobs : w->bs;
-	if (w->span_len < need)
-		return sb_errf(e, "span of %s is too small for %s%s", fmt_bytes(w->span_len, a, sizeof a),
-			       w->pattern == PATTERN_SEQ ? "one block per job of " : "one block of ",
-			       fmt_bytes(w->bs, b, sizeof b));
+	/* Sequential jobs beyond the span's block count get an empty slice
+	   and stay idle: a pass is still every block once. */
+	if (w->span_len < w->bs)
+		return sb_errf(e, "span of %s is too small for one block of %s",
+			       fmt_bytes(w->span_len, a, sizeof a), fmt_bytes(w->bs, b, sizeof b));
 	/* Byte stops count whole blocks, so the count can be exact. */
 	if (w->stop_bytes) {
 		w->stop_bytes -= w->stop_bytes % w->bs;

@@ -51,6 +51,8 @@ static int fill_pass(struct fctx *c, const struct workload_row *w, uint64_t k,
 	fig(c, "GB", r->has_cache ? r->cache_bytes / GB : 0, "pass%llu.slc_cache_gb", kk);
 	fig(c, u, r->has_cache ? r->cache_speed / MB : NAN, "pass%llu.slc_speed_mbps", kk);
 	fig(c, "s", r->has_cache ? r->cache_s : 0, "pass%llu.slc_cache_s", kk);
+	fig(c, "GB", r->has_cache ? r->cache_start_bytes / GB : NAN, "pass%llu.slc_cache_start_gb", kk);
+	fig(c, "", r->cache_phases, "pass%llu.slc_cache_phases", kk);
 	fig(c, u, r->mean_of_samples / MB, "pass%llu.mean_mbps", kk);
 	fig(c, u, r->true_avg / MB, "pass%llu.true_avg_mbps", kk);
 	fig(c, u, r->p1 / MB, "pass%llu.p1_mbps", kk);
@@ -87,18 +89,6 @@ int fig_fill(struct fctx *c, struct sb_err *e)
 	return 0;
 }
 
-/* The cache speed of a reclaim cycle's fill: the reference for its minute. */
-static double cycle_cache_speed(struct fctx *c, const struct workload_row *w,
-				struct sb_err *e)
-{
-	struct fill_result *r;
-	if (analyze_fill(c, w, &r, e))
-		return -1;
-	double speed = r && r->has_cache ? r->cache_speed : 0;
-	free(r);
-	return speed;
-}
-
 static void idle_label(uint64_t ms, char *buf, size_t len)
 {
 	if (ms % 1000 == 0)
@@ -118,21 +108,19 @@ int fig_reclaim(struct fctx *c, struct sb_err *e)
 		    !name_word(c->wl[i].name, "phase", phase, sizeof phase) ||
 		    strcmp(phase, "write") || i == 0)
 			continue;
-		double ref = cycle_cache_speed(c, &c->wl[i - 1], e);
-		if (ref < 0)
+		struct trace_pt *tf, *t;
+		size_t nf, n;
+		if (load_trace(c, c->wl[i - 1].id, 1u << DIR_WRITE, &tf, &nf, e))
 			return -1;
-		struct trace_pt *t;
-		size_t n;
-		if (load_trace(c, c->wl[i].id, 1u << DIR_WRITE, &t, &n, e))
+		if (load_trace(c, c->wl[i].id, 1u << DIR_WRITE, &t, &n, e)) {
+			free(tf);
 			return -1;
-		struct fill_params fp;
-		fill_params_default(&fp);
-		fp.ref_speed = ref;
-		size_t end;
+		}
 		double cache = NAN;
 		struct sb_err ae;
-		if (n && fill_find_cache(t, n, &fp, &end, &cache, &ae))
+		if (nf && n && reclaim_cycle_cache(tf, nf, t, n, &cache, &ae))
 			cache = NAN;
+		free(tf);
 		free(t);
 		char l[32];
 		idle_label(ms, l, sizeof l);
@@ -143,7 +131,7 @@ int fig_reclaim(struct fctx *c, struct sb_err *e)
 	}
 	struct reclaim_result r;
 	struct sb_err ae;
-	if (np && !reclaim_analyze(pts, np, 0.05, &r, &ae)) {
+	if (np && !reclaim_analyze(pts, np, RECLAIM_SATURATION, &r, &ae)) {
 		fig(c, "GB/s", r.rate / GB, "rate_gbps");
 		fig(c, "GB", r.recovered_bytes / GB, "recovered_gb");
 		fig(c, "", r.saturated, "saturated");

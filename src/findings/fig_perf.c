@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "findings/internal.h"
@@ -63,6 +64,29 @@ int fig_sync_write(struct fctx *c, struct sb_err *e)
 	return fig_workload_latency(c, w, "all", e);
 }
 
+/*
+ * How long a point was measured: its totals, or -- when a drive completed
+ * nothing and the totals say 0 ns -- its measured samples, or the plan's
+ * `time`.  A stall is a window like any other.
+ */
+static int point_window(struct fctx *c, const struct workload_row *w,
+			double *ns, struct sb_err *e)
+{
+	*ns = (double)w->totals.measured_ns;
+	if (*ns > 0)
+		return 0;
+	struct trace_pt *t;
+	size_t n;
+	if (load_trace(c, w->id, 1u << DIR_READ | 1u << DIR_WRITE, &t, &n, e))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		*ns += (double)t[i].ns;
+	free(t);
+	if (*ns == 0)	/* sweep and tail steps both have a time */
+		*ns = (double)step_u64(c->st, "time");
+	return 0;
+}
+
 int fig_sweep(struct fctx *c, struct sb_err *e)
 {
 	bool tail = !strcmp(c->st->kind->name, "tail");
@@ -75,6 +99,21 @@ int fig_sweep(struct fctx *c, struct sb_err *e)
 		char prefix[48];
 		snprintf(prefix, sizeof prefix, "mix%llu.qd%llu", (unsigned long long)mix,
 			 (unsigned long long)qd);
+		double window_ns;
+		if (point_window(c, &c->wl[i], &window_ns, e))
+			return -1;
+		const struct store_totals *t = &c->wl[i].totals;
+		bool stall = t->ios[DIR_READ] + t->ios[DIR_WRITE] == 0 && window_ns > 0;
+		fig(c, "", stall, "%s.stall", prefix);
+		if (stall) {
+			/* A measurement: nothing completed in the window, so 0
+			   IOPS over it and every I/O in flight waited at least
+			   that long. */
+			fig(c, "IOPS", 0, "%s.iops", prefix);
+			fig(c, "MB/s", 0, "%s.mbps", prefix);
+			fig(c, "us", window_ns / 1e3, "%s.lat_at_least_us", prefix);
+			continue;
+		}
 		fig(c, "IOPS", wl_iops(&c->wl[i]), "%s.iops", prefix);
 		fig(c, "MB/s", wl_bps(&c->wl[i]) / 1e6, "%s.mbps", prefix);
 		if (fig_workload_latency(c, &c->wl[i], prefix, e) ||

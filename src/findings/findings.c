@@ -332,3 +332,14 @@ void findings_json(struct json_writer *w, const char *key,
 		json_double(w, f->v[i].key, f->v[i].value);
 	json_object_end(w);
 }
+
+int findings_store_step(struct store *s, int64_t run_id, const struct plan *p,
+			uint64_t size, const struct step_row *row,
+			struct sb_err *e)
+{
+	struct figures f = { 0 };
+	int rc = findings_step(s, run_id, p, size, row, &f, e) ||
+		 findings_save(s, run_id, &f, e) ? -1 : 0;
+	figures_free(&f);
+	return rc;
+}

@@ -43,6 +43,11 @@ int findings_step(struct store *s, int64_t run_id, const struct plan *p,
 		  uint64_t size, const struct step_row *row,
 		  struct figures *out, struct sb_err *e);
 
+/* findings_step and findings_save in one: the suite's step_figures hook. */
+int findings_store_step(struct store *s, int64_t run_id, const struct plan *p,
+			uint64_t size, const struct step_row *row,
+			struct sb_err *e);
+
 /* Every "done" step of a suite run (the last row of each step). */
 int findings_run(struct store *s, int64_t run_id, struct figures *out,
 		 struct sb_err *e);

@@ -211,8 +211,10 @@ int sec_datasheet(struct rctx *x, const char *path, struct sb_err *e)
 		}
 		page_td_class(f, "num", "%.6g", v);
 		page_td(f, "%s", unit);
-		bool ok = higher ? v >= rows[i].spec * (1 - tol)
-				 : v <= rows[i].spec * (1 + tol);
+		struct spec_check c = { rows[i].key, unit, rows[i].spec, v,
+					higher, tol, false, 0 };
+		spec_judge(&c);	/* the analysis' one rule */
+		bool ok = c.pass;
 		page_td_class(f, ok ? "pass" : "fail", ok ? "pass" : "fail");
 		ok ? pass++ : fail++;
 	}

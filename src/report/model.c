@@ -11,14 +11,6 @@
 
 #include "report/json_scan.h"
 
-double rpt_grid_percentile(int i)
-{
-	if (i <= 0)
-		return 0.0;
-	double nines = (double)i / RPT_GRID_STEPS;
-	return 100.0 * (1.0 - pow(10.0, -nines));
-}
-
 void rpt_lat_from_hist(struct rpt_lat *l, const struct lat_hist *h)
 {
 	memset(l, 0, sizeof(*l));
@@ -28,15 +20,9 @@ void rpt_lat_from_hist(struct rpt_lat *l, const struct lat_hist *h)
 	l->mean_us = hist_mean(h) / 1000.0;
 	l->min_us = (double)h->min / 1000.0;
 	l->max_us = (double)h->max / 1000.0;
-	double ps[RPT_GRID_N];
-	uint64_t v[RPT_GRID_N];
-	/* Grid point 0 is the minimum; hist_percentiles wants p > 0. */
-	for (int i = 1; i < RPT_GRID_N; i++)
-		ps[i] = rpt_grid_percentile(i);
-	hist_percentiles(h, ps + 1, RPT_GRID_N - 1, v + 1);
-	l->pct_us[0] = l->min_us;
-	for (int i = 1; i < RPT_GRID_N; i++)
-		l->pct_us[i] = (double)v[i] / 1000.0;
+	lat_summarize(h, lat_qos_percentiles, LAT_QOS_NPS, &l->qos);
+	l->ncurve = lat_nines_curve(h, RPT_GRID_NINES, 1.0 / RPT_GRID_STEPS,
+				    l->curve, RPT_CURVE_MAX);
 }
 
 double rpt_lat_at(const struct rpt_lat *l, double p)
@@ -45,11 +31,16 @@ double rpt_lat_at(const struct rpt_lat *l, double p)
 		return l->max_us;
 	if (p <= 0.0)
 		return l->min_us;
-	double nines = -log10(1.0 - p / 100.0);
-	long i = lround(nines * RPT_GRID_STEPS);
-	if (i >= RPT_GRID_N)
-		i = RPT_GRID_N - 1;
-	return l->pct_us[i];
+	for (size_t i = 0; i < l->qos.np; i++)
+		if (fabs(l->qos.ps[i] - p) < 1e-9)
+			return (double)l->qos.v_ns[i] / 1000.0;
+	double nines = -log10(1.0 - p / 100.0), best = INFINITY, v = l->max_us;
+	for (size_t i = 0; i < l->ncurve; i++)
+		if (fabs(l->curve[i].nines - nines) < best) {
+			best = fabs(l->curve[i].nines - nines);
+			v = (double)l->curve[i].latency_ns / 1000.0;
+		}
+	return v;
 }
 
 const struct rpt_metric *rpt_metric(const struct rpt_run *r, const char *key)

@@ -1,10 +1,10 @@
 /*
  * What a report knows about one run, in a compact form: read once from the
  * store (model_load.c), then only looked at.  Interval samples shrink to
- * the few numbers a chart draws, and each latency histogram shrinks to its
- * percentiles on a fixed "nines" grid, so a full suite run of several
- * hundred workloads and a few comparison runs fit in memory comfortably
- * (a histogram is 280 KiB, its grid 5 KiB).
+ * the few numbers a chart draws, and each latency histogram shrinks to the
+ * analysis' QoS row (exact ranks) and its nines curve (analysis/latency.h),
+ * so a full suite run of several hundred workloads and a few comparison
+ * runs fit in memory comfortably (a histogram is 280 KiB, its curve 7 KiB).
  *
  * Nothing in it needs the store: a test may build one by hand.
  */
@@ -15,28 +15,33 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/latency.h"
 #include "analysis/trace.h"
 #include "common/error.h"
 #include "common/hist.h"
 
 /*
- * Percentile grid: RPT_GRID_STEPS points per nine, from 0 nines (the 0th
- * percentile = the minimum) to six nines (99.9999 %, CHART_NINES_MAX).
+ * The nines curve: RPT_GRID_STEPS points per nine, from the minimum up to
+ * six nines (99.9999 %, CHART_NINES_MAX) or as far as the I/Os support,
+ * then the maximum (lat_nines_curve).
  */
 #define RPT_GRID_STEPS 50
 #define RPT_GRID_NINES 6
-#define RPT_GRID_N (RPT_GRID_NINES * RPT_GRID_STEPS + 1)
-
-/* The percentile (0..100) of grid point i. */
-double rpt_grid_percentile(int i);
+#define RPT_CURVE_MAX (RPT_GRID_NINES * RPT_GRID_STEPS + 2)
 
 struct rpt_lat {
 	uint64_t count;		/* I/Os; 0 = this direction did nothing */
 	double mean_us, min_us, max_us;
-	double pct_us[RPT_GRID_N];
+	struct lat_summary qos;	/* lat_qos_percentiles, exact ranks (ns) */
+	size_t ncurve;
+	struct nines_pt curve[RPT_CURVE_MAX];
 };
 
-/* Percentile p (50, 99.9 ...) read off the grid: the nearest grid point. */
+/*
+ * Percentile p in µs.  The QoS percentiles (50, 90, 99 ... 99.9999: every
+ * table's) are the histogram's exact rank; 0 and 100 are the minimum and
+ * maximum; any other p is the curve's nearest point (charts only).
+ */
 double rpt_lat_at(const struct rpt_lat *l, double p);
 
 /* Fill `l` from a histogram in nanoseconds. */
@@ -99,6 +104,10 @@ struct rpt_run {
 	char started_at[32], finished_at[32];
 	char *command_line, *host_json, *facts_json, *params_json;
 	uint64_t capacity;	/* bytes, from the target facts; 0 unknown */
+	/* Waits of the I/O threads for the collector, over every workload
+	   (0 in a healthy run), and their total time. */
+	uint64_t driver_stalls, driver_stall_ns;
+	bool stalls_known;	/* false: an older database without them */
 	struct rpt_step *steps;	/* in run order, each name once */
 	size_t nsteps;
 	struct rpt_workload *wl;

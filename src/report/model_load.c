@@ -88,6 +88,9 @@ static int load_workloads(struct rpt_run *r, struct store *db,
 			w->ios[d] = rows[i].totals.ios[d];
 		}
 		w->measured_s = (double)rows[i].totals.measured_ns / 1e9;
+		r->stalls_known = rows[i].stalls_known;
+		r->driver_stalls += rows[i].totals.driver_stalls;
+		r->driver_stall_ns += rows[i].totals.driver_stall_ns;
 	}
 	r->nwl = n;
 	store_workload_rows_free(rows, n);

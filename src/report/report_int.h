@@ -85,6 +85,9 @@ double pt_iops(const struct rpt_point *p);
 
 /* Measured (non-ramp) per-sample values of a workload: bw or IOPS. */
 double *sample_values(const struct rpt_workload *w, bool iops, size_t *n);
+/* The points that are samples, [*first, *end) of w->pts: the analysis'
+   trace_whole (a run's cut-short first or last interval is not one). */
+void whole_points(const struct rpt_workload *w, size_t *first, size_t *end);
 
 /* A new figure for the summary; NULL when out of memory. */
 struct figure *figure_add(struct rctx *x, const char *test, const char *what,
@@ -136,7 +139,14 @@ int rank_bars(struct rctx *x, const char *step, const char *what,
  */
 #define QOS_HEADERS "p50", "p90", "p99", "p99.9", "p99.99", "p99.999", \
 		    "p99.9999", "Max"
-void qos_cells(FILE *f, const struct rpt_lat *l);
+/* Returns whether a cell was marked PCT_UNSUPPORTED (pct_cell). */
+bool qos_cells(FILE *f, const struct rpt_lat *l);
+/* A table cell for percentile p of l: its latency, or PCT_UNSUPPORTED
+   where fewer than one I/O lies beyond it (returns true then); pct_note
+   explains the mark under a table that has one. */
+#define PCT_UNSUPPORTED "= max"
+bool pct_cell(FILE *f, const struct rpt_lat *l, double p);
+void pct_note(FILE *f, bool marked);
 /* Does the I/O count support percentile p: at least one I/O beyond it? */
 bool qos_supported(const struct rpt_lat *l, double p);
 

@@ -56,9 +56,17 @@ static void pass_headline(struct rctx *x, const char *step, int pass,
 	size_t u = 0, len = sizeof(text);
 	u += bufprintf(text + u, len - u, "Pass %d: ", pass);
 	if (f->has_cache) {
-		u += bufprintf(text + u, len - u, "SLC cache %s at %s; ",
+		u += bufprintf(text + u, len - u, "SLC cache %s at %s",
 			       fmt_size(x, f->cache_bytes, b[0], 48),
 			       fmt_rate(x, f->cache_speed, b[1], 48));
+		if (f->cache_start_bytes > 0)
+			u += bufprintf(text + u, len - u, " from %s",
+				       fmt_size(x, f->cache_start_bytes, b[0], 48));
+		if (f->cache_phases > 1)
+			u += bufprintf(text + u, len - u, ", back %u more "
+				       "time%s", f->cache_phases - 1,
+				       f->cache_phases > 2 ? "s" : "");
+		u += bufprintf(text + u, len - u, "; ");
 		u += bufprintf(text + u, len - u, "after it %s",
 			       fmt_rate(x, f->post.mean, b[0], 48));
 	} else {
@@ -66,7 +74,7 @@ static void pass_headline(struct rctx *x, const char *step, int pass,
 			       "sustained drop); %s", fmt_rate(x, f->post.mean,
 							       b[0], 48));
 	}
-	size_t first = f->has_cache ? 1 : 0;
+	size_t first = f->has_cache ? f->cache_stage + 1 : 0;
 	if (f->nstages > first + 1) {
 		u += bufprintf(text + u, len - u, " in %zu stages:",
 			       f->nstages - first);

@@ -48,6 +48,7 @@ void workload_table(struct rctx *x, const struct rpt_workload *const *wl,
 	FILE *f = x->pg.body;
 	char unit[32];
 	bufprintf(unit, sizeof(unit), "%s", x->bw_unit);
+	bool marked = false;
 	page_table_begin(f, &x->pg, caption, "Workload", "Device", unit,
 			 "IOPS", "Mean", "p50", "p99", "p99.9", "p99.99", "Max",
 			 (const char *)NULL);
@@ -60,25 +61,22 @@ void workload_table(struct rctx *x, const struct rpt_workload *const *wl,
 				continue;
 			/* The direction that did most I/O speaks for latency. */
 			const struct rpt_lat *l = &w->lat[w->ios[1] > w->ios[0]];
-			char b[6][32];
+			char b[2][32];
 			page_tr(f);
 			page_td(f, "%s", w->name);
 			page_td(f, "%s", x->runs[r].label);
 			page_td_class(f, "num", "%.1f", rpt_bw(w) / x->bw_div);
 			page_td_class(f, "num", "%.0f", rpt_iops(w));
 			page_td_class(f, "num", "%s", fmt_lat(l->mean_us, b[0], 32));
-			page_td_class(f, "num", "%s",
-				      fmt_lat(rpt_lat_at(l, 50), b[1], 32));
-			page_td_class(f, "num", "%s",
-				      fmt_lat(rpt_lat_at(l, 99), b[2], 32));
-			page_td_class(f, "num", "%s",
-				      fmt_lat(rpt_lat_at(l, 99.9), b[3], 32));
-			page_td_class(f, "num", "%s",
-				      fmt_lat(rpt_lat_at(l, 99.99), b[4], 32));
-			page_td_class(f, "num", "%s", fmt_lat(l->max_us, b[5], 32));
+			marked |= pct_cell(f, l, 50);
+			marked |= pct_cell(f, l, 99);
+			marked |= pct_cell(f, l, 99.9);
+			marked |= pct_cell(f, l, 99.99);
+			page_td_class(f, "num", "%s", fmt_lat(l->max_us, b[1], 32));
 		}
 	}
 	page_table_end(f);
+	pct_note(f, marked);
 }
 
 int sec_generic(struct rctx *x, const char *step)

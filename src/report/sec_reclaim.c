@@ -106,20 +106,13 @@ static void recovery(struct rctx *x, const char *step,
 		size_t nf, nw;
 		struct trace_pt *tf = rpt_trace(pr[k].fill, &nf);
 		struct trace_pt *tw = rpt_trace(pr[k].w, &nw);
-		struct fill_params p;
-		struct fill_result fr;
 		struct sb_err e;
-		size_t end;
 		double bytes;
-		fill_params_default(&p);
-		if (tf && tw && !fill_analyze(tf, nf, &p, &fr, &e) &&
-		    fr.has_cache) {
-			p.ref_speed = fr.cache_speed;
-			if (!fill_find_cache(tw, nw, &p, &end, &bytes, &e)) {
-				pts[np].idle_s = pr[k].idle_s;
-				pts[np].cache_bytes = bytes;
-				np++;
-			}
+		if (tf && tw && !reclaim_cycle_cache(tf, nf, tw, nw, &bytes, &e) &&
+		    isfinite(bytes)) {
+			pts[np].idle_s = pr[k].idle_s;
+			pts[np].cache_bytes = bytes;
+			np++;
 		}
 		free(tf);
 		free(tw);
@@ -127,7 +120,7 @@ static void recovery(struct rctx *x, const char *step,
 	struct reclaim_result res;
 	struct sb_err e;
 	char b[3][48];
-	if (np < 2 || reclaim_analyze(pts, np, 0.05, &res, &e)) {
+	if (np == 0 || reclaim_analyze(pts, np, RECLAIM_SATURATION, &res, &e)) {
 		page_para(x->pg.body, "The analysis found no cache speed to "
 			  "measure recovery against (no SLC cache in the fills, "
 			  "or idle times unknown).");
@@ -294,7 +287,9 @@ int sec_reclaim(struct rctx *x, const char *step)
 		const struct rpt_workload *w = pr[0][k].w;
 		if (!s)
 			rc = -1;
-		for (size_t i = 0; s && i < w->npts && !rc; i++)
+		size_t first, end;
+		whole_points(w, &first, &end);
+		for (size_t i = first; s && i < end && !rc; i++)
 			rc = series_add(s, w->pts[i].t_s,
 					pt_bw(&w->pts[i]) / x->bw_div, NULL, x->e);
 	}

@@ -203,6 +203,7 @@ static void group_table(struct rctx *x, const struct group *g)
 	bufprintf(cap, sizeof(cap), "%s (%s): per QD, from the 100 ms samples "
 		 "and the latency histograms", g->label, x->runs[0].label);
 	bufprintf(unit, sizeof(unit), "%s", g->iops ? "IOPS" : x->bw_unit);
+	bool marked = false;
 	page_table_begin(f, &x->pg, cap, "QD", unit, "Std dev (100 ms)",
 			 "CV %", "Consistency % (100 ms)", "Consistency % (1 s)",
 			 QOS_HEADERS, (const char *)NULL);
@@ -219,9 +220,10 @@ static void group_table(struct rctx *x, const struct group *g)
 		page_td_class(f, "num", "%.1f", ok ? c.fine.score : NAN);
 		page_td_class(f, "num", "%.1f", ok && c.coarse.n
 			      ? c.coarse.score : NAN);
-		qos_cells(f, p50_lat(w));
+		marked |= qos_cells(f, p50_lat(w));
 	}
 	page_table_end(f);
+	pct_note(f, marked);
 }
 
 int sec_sweep(struct rctx *x, const char *step)

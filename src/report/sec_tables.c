@@ -87,7 +87,7 @@ void sec_devices(struct rctx *x)
 	page_table_begin(f, &x->pg, "Runs in this report", "", "Device",
 			 "Target", "Run", "Database", "Kind", "Status",
 			 "Started (UTC)", "Finished (UTC)", "Engine mode",
-			 "Polling", (const char *)NULL);
+			 "Polling", "Driver stalls", (const char *)NULL);
 	for (size_t r = 0; r < x->nruns; r++) {
 		const struct rpt_run *run = &x->runs[r];
 		page_tr(f);
@@ -102,6 +102,13 @@ void sec_devices(struct rctx *x)
 		page_td(f, "%s", run->finished_at);
 		page_td(f, "%s", run->engine_mode[0] ? run->engine_mode : "-");
 		page_td(f, "%s", polling(run->engine_mode));
+		/* Waits of the I/O threads for the store: nothing was submitted
+		   meanwhile, so a non-zero count says the run was disturbed. */
+		if (run->stalls_known)
+			page_td_class(f, "num", "%llu (%.3f s)", (unsigned long long)run->driver_stalls,
+				      (double)run->driver_stall_ns / 1e9);
+		else
+			page_td(f, "%s", "not recorded");
 	}
 	page_table_end(f);
 

@@ -15,6 +15,7 @@ static void qos_table(struct rctx *x, const struct rpt_workload *const *wl,
 		      size_t n)
 {
 	FILE *f = x->pg.body;
+	bool marked = false;
 	page_table_begin(f, &x->pg, "QoS: completion latency percentiles",
 			 "Workload", "Device", "Dir", "IOPS", QOS_HEADERS,
 			 (const char *)NULL);
@@ -34,11 +35,12 @@ static void qos_table(struct rctx *x, const struct rpt_workload *const *wl,
 					      per[r]->measured_s > 0
 					      ? (double)per[r]->ios[d] /
 						per[r]->measured_s : NAN);
-				qos_cells(f, l);
+				marked |= qos_cells(f, l);
 			}
 		}
 	}
 	page_table_end(f);
+	pct_note(f, marked);
 }
 
 int sec_tail(struct rctx *x, const char *step)
@@ -54,8 +56,8 @@ int sec_tail(struct rctx *x, const char *step)
 	for (size_t i = 0; i < n && used < sizeof(sum) - 160; i++) {
 		for (int d = 0; d < 2; d++) {
 			const struct rpt_lat *l = &wl[i]->lat[d];
-			/* 99.99 % needs 10^4 I/Os to be a measurement. */
-			if (l->count < 10000)
+			/* 99.99 % needs one I/O beyond it: 10^4 I/Os. */
+			if (!qos_supported(l, 99.99))
 				continue;
 			char b1[32], b2[32];
 			used += bufprintf(sum + used, sizeof(sum) - used,
@@ -71,7 +73,7 @@ int sec_tail(struct rctx *x, const char *step)
 			const struct rpt_workload *per[RPT_MAX_RUNS];
 			match_runs(x, wl[i], per);
 			for (size_t r = 0; f && r < x->nruns; r++)
-				if (per[r] && per[r]->lat[d].count >= 10000)
+				if (per[r] && qos_supported(&per[r]->lat[d], 99.99))
 					f->v[r] = rpt_lat_at(&per[r]->lat[d],
 							     99.99);
 		}

@@ -84,17 +84,16 @@ int timeline_chart(struct rctx *x, const struct tl_spec *t,
 			rc = -1;
 			break;
 		}
-		double written = 0, nominal = 0;
-		for (size_t i = 0; i < w->npts; i++)
-			if (w->pts[i].dur_s > nominal)
-				nominal = w->pts[i].dur_s;
+		double written = 0;
+		size_t first, end;
+		whole_points(w, &first, &end);
 		for (size_t i = 0; i < w->npts && !rc; i++) {
 			const struct rpt_point *p = &w->pts[i];
 			written += (double)p->bytes[1];
-			/* A last, cut-short interval turns a few I/Os into a
-			   spike of rate; it is counted in every figure, just
-			   not drawn as a point. */
-			if (p->dur_s < 0.5 * nominal)
+			/* A cut-short first or last interval turns a few I/Os
+			   into a spike of rate; it is counted in every figure,
+			   just not drawn as a point. */
+			if (i < first || i >= end)
 				continue;
 			double xv = p->t_s;
 			if (t->axis == TL_WRITTEN)

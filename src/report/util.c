@@ -4,6 +4,8 @@
  */
 #include "report/report_int.h"
 
+#include "common/rank.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -182,13 +184,28 @@ double pt_iops(const struct rpt_point *p)
 	return p->dur_s > 0 ? (double)(p->ios[0] + p->ios[1]) / p->dur_s : 0;
 }
 
+void whole_points(const struct rpt_workload *w, size_t *first, size_t *end)
+{
+	*first = 0;
+	*end = w->npts;
+	struct trace_pt *t = malloc((w->npts ? w->npts : 1) * sizeof(*t));
+	if (!t)
+		return;		/* draw everything rather than nothing */
+	for (size_t i = 0; i < w->npts; i++)
+		t[i] = (struct trace_pt){ w->pts[i].dur_ns, 0, 0 };
+	trace_whole(t, w->npts, first, end);
+	free(t);
+}
+
 double *sample_values(const struct rpt_workload *w, bool iops, size_t *n)
 {
 	*n = 0;
 	double *v = malloc((w->npts ? w->npts : 1) * sizeof(double));
 	if (!v)
 		return NULL;
-	for (size_t i = 0; i < w->npts; i++)
+	size_t first, end;
+	whole_points(w, &first, &end);
+	for (size_t i = first; i < end; i++)
 		if (!w->pts[i].ramp && w->pts[i].dur_s > 0)
 			v[(*n)++] = iops ? pt_iops(&w->pts[i])
 					 : pt_bw(&w->pts[i]);
@@ -256,13 +273,14 @@ int nines_series(struct chart *c, const char *title, const struct rpt_lat *l,
 	struct chart_series *s = chart_add_series(c, title, e);
 	if (!s)
 		return -1;
-	/* A percentile means little past the sample count: with n I/Os the
-	   last meaningful nine is log10(n). */
-	double max_nines = log10((double)l->count);
-	for (int i = 0; i < RPT_GRID_N; i++) {
-		if ((double)i / RPT_GRID_STEPS > max_nines + 1e-9)
-			break;
-		if (series_add(s, l->pct_us[i], rpt_grid_percentile(i), NULL, e))
+	/* The analysis' curve, which stops where the I/Os stop supporting a
+	   percentile; its last point, the maximum at 100 %, has no place on a
+	   nines axis (the QoS table gives it). */
+	for (size_t i = 0; i < l->ncurve; i++) {
+		if (l->curve[i].percentile >= 100)
+			continue;
+		if (series_add(s, (double)l->curve[i].latency_ns / 1000.0,
+			       l->curve[i].percentile, NULL, e))
 			return -1;
 	}
 	return 0;
@@ -316,19 +334,36 @@ int rank_bars(struct rctx *x, const char *step, const char *what,
 
 bool qos_supported(const struct rpt_lat *l, double p)
 {
-	return (double)l->count * (1 - p / 100) >= 1;
+	return percentile_supported(p, l->count);
 }
 
-void qos_cells(FILE *f, const struct rpt_lat *l)
+bool pct_cell(FILE *f, const struct rpt_lat *l, double p)
 {
-	static const double ps[] = { 50, 90, 99, 99.9, 99.99, 99.999, 99.9999 };
 	char b[32];
-	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
-		bool ok = qos_supported(l, ps[i]);
-		page_td_class(f, "num", "%s",
-			      ok ? fmt_lat(rpt_lat_at(l, ps[i]), b, 32) : "-");
-	}
+	bool ok = qos_supported(l, p);
+	if (ok)
+		page_td_class(f, "num", "%s", fmt_lat(rpt_lat_at(l, p), b, 32));
+	else
+		page_td_class(f, "num", "%s", PCT_UNSUPPORTED);
+	return !ok;
+}
+
+void pct_note(FILE *f, bool marked)
+{
+	if (marked)
+		page_para(f, "A percentile marked %s has fewer than one I/O beyond it: "
+		  "its value would only be the max, so it is not shown as "
+		  "measured.", PCT_UNSUPPORTED);
+}
+
+bool qos_cells(FILE *f, const struct rpt_lat *l)
+{
+	char b[32];
+	bool marked = false;
+	for (size_t i = 0; i < LAT_QOS_NPS; i++)	/* the analysis' QoS row */
+		marked |= pct_cell(f, l, lat_qos_percentiles[i]);
 	page_td_class(f, "num", "%s", fmt_lat(l->max_us, b, 32));
+	return marked;
 }
 
 int nines_chart(struct rctx *x, const char *step,

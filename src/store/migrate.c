@@ -148,7 +148,27 @@ static const char schema_v2[] =
 	"    write_p99_ns\n"
 	"  FROM samples;\n";
 
-static const char *const migrations[] = { schema_v1, schema_v2 };
+/*
+ * Version 3: what the tool itself did to a measurement.  Per workload, the
+ * times its I/O threads waited for the collector (a full hand-off ring)
+ * and for how long; and every device query (health, temperature) made
+ * while a workload ran, as an interval of the workload's clock (the
+ * samples' t_start_ns/t_end_ns), so analysis and report can mark it.
+ */
+static const char schema_v3[] =
+	/* NULL until the totals are written: a workload recorded before
+	   version 3 has no count, which is not a count of 0. */
+	"ALTER TABLE workloads ADD COLUMN driver_stalls INTEGER;\n"
+	"ALTER TABLE workloads ADD COLUMN driver_stall_ns INTEGER;\n"
+	"CREATE TABLE device_queries (\n"
+	"  workload_id INTEGER NOT NULL REFERENCES workloads(id) ON DELETE CASCADE,\n"
+	"  t_start_ns  INTEGER NOT NULL,\n"
+	"  t_end_ns    INTEGER NOT NULL,\n"
+	"  source      TEXT NOT NULL\n"
+	");\n"
+	"CREATE INDEX device_queries_by_workload ON device_queries(workload_id, t_start_ns);\n";
+
+static const char *const migrations[] = { schema_v1, schema_v2, schema_v3 };
 #define MIGRATION_COUNT ((int)(sizeof migrations / sizeof migrations[0]))
 
 int store_current_version(void)

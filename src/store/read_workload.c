@@ -23,6 +23,9 @@ static void workload_from_row(sqlite3_stmt *st, void *row)
 	}
 	r->totals.measured_ns = (uint64_t)sqlite3_column_int64(st, 13);
 	r->final = sqlite3_column_int(st, 14) != 0;
+	r->stalls_known = sqlite3_column_type(st, 15) != SQLITE_NULL;
+	r->totals.driver_stalls = (uint64_t)sqlite3_column_int64(st, 15);
+	r->totals.driver_stall_ns = (uint64_t)sqlite3_column_int64(st, 16);
 }
 
 static void workload_rows_free(void *rows, size_t n)
@@ -36,7 +39,8 @@ int store_list_workloads(struct store *s, int64_t run_id, int64_t step_id,
 {
 	*out = NULL;
 	*n = 0;
-	sqlite3_stmt *st = store_stmt(s, ST_WORKLOAD_LIST, e);
+	sqlite3_stmt *st = store_stmt(s, store_schema_version(s) < 3 ? ST_WORKLOAD_LIST_V2 :
+				      ST_WORKLOAD_LIST, e);
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);

@@ -13,9 +13,10 @@
 	d "_max_ns, " d "_lat_sum_ns"
 #define SAMPLE_COLS "t_start_ns, t_end_ns, ramp, " DIR_COLS("read") ", " \
 	DIR_COLS("write") ", " DIR_COLS("trim")
-#define WORKLOAD_COLS "w.id, IFNULL(w.step_id, 0), w.idx, w.name, w.status, " \
+#define WORKLOAD_COLS_V2 "w.id, IFNULL(w.step_id, 0), w.idx, w.name, w.status, " \
 	"IFNULL(w.mode, ''), w.spec_json, w.read_bytes, w.write_bytes, "    \
 	"w.trim_bytes, w.read_ios, w.write_ios, w.trim_ios, w.measured_ns, w.final"
+#define WORKLOAD_COLS WORKLOAD_COLS_V2 ", w.driver_stalls, w.driver_stall_ns"
 #define RUN_COLS "id, kind, target, status, IFNULL(engine_mode, ''), "     \
 	"started_at, IFNULL(finished_at, ''), command_line, params_json, "  \
 	"host_json, error"
@@ -55,7 +56,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_WORKLOAD_TOTALS] =
 		"UPDATE workloads SET read_bytes = ?2, write_bytes = ?3, "
 		"trim_bytes = ?4, read_ios = ?5, write_ios = ?6, trim_ios = ?7, "
-		"measured_ns = ?8, final = ?9 WHERE id = ?1",
+		"measured_ns = ?8, final = ?9, driver_stalls = ?10, "
+		"driver_stall_ns = ?11 WHERE id = ?1",
 	[ST_WORKLOAD_FINISH] =
 		"UPDATE workloads SET status = ?2, mode = IFNULL(?3, mode), "
 		"finished_at = ?4 WHERE id = ?1",
@@ -81,6 +83,9 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_READING_INSERT] =
 		"INSERT INTO device_readings (run_id, t_ns, key, value) "
 		"VALUES (?1, ?2, ?3, ?4)",
+	[ST_QUERY_INSERT] =
+		"INSERT INTO device_queries (workload_id, t_start_ns, t_end_ns, "
+		"source) VALUES (?1, ?2, ?3, ?4)",
 	[ST_RUN_GET] = "SELECT " RUN_COLS " FROM runs WHERE id = ?1",
 	[ST_RUN_LIST] = "SELECT " RUN_COLS " FROM runs ORDER BY id DESC",
 	[ST_FACTS_GET] =
@@ -90,6 +95,11 @@ static const char *const stmt_sql[ST_COUNT] = {
 		"params_json, error FROM steps WHERE run_id = ?1 ORDER BY seq, id",
 	[ST_WORKLOAD_LIST] =
 		"SELECT " WORKLOAD_COLS " FROM workloads w WHERE w.run_id = ?1 "
+		"AND (?2 = 0 OR w.step_id = ?2) ORDER BY w.step_id, w.idx, w.id",
+	/* A database of version 2 read as it is (show, export): no stall
+	   columns yet, so none recorded. */
+	[ST_WORKLOAD_LIST_V2] =
+		"SELECT " WORKLOAD_COLS_V2 ", NULL, NULL FROM workloads w WHERE w.run_id = ?1 "
 		"AND (?2 = 0 OR w.step_id = ?2) ORDER BY w.step_id, w.idx, w.id",
 	[ST_SAMPLE_LIST] =
 		"SELECT (SELECT idx FROM workloads WHERE id = ?1), idx, "
@@ -197,11 +207,21 @@ int store_commit(struct store *s, struct sb_err *e)
 		return sb_errf(e, "%s: the database file was removed or replaced "
 			       "while results were written to it", s->path);
 	}
+	if (s->commit_delay_ns) {
+		struct timespec ts = { (time_t)(s->commit_delay_ns / 1000000000u),
+				       (long)(s->commit_delay_ns % 1000000000u) };
+		nanosleep(&ts, NULL);
+	}
 	if (store_exec(s->db, "COMMIT", e))
 		return sb_err_wrap(e, "%s: committing", s->path);
 	s->last_commit_ns = store_monotonic_ns();
 	s->commits++;
 	return 0;
+}
+
+void store_set_commit_delay(struct store *s, uint64_t ns)
+{
+	s->commit_delay_ns = ns;
 }
 
 int store_tick(struct store *s, bool force, struct sb_err *e)

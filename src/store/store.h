@@ -81,6 +81,8 @@ struct store_totals {
 	uint64_t bytes[DIR_COUNT];
 	uint64_t ios[DIR_COUNT];
 	uint64_t measured_ns;
+	/* I/O threads waiting for the collector (engine.h); 0 when healthy. */
+	uint64_t driver_stalls, driver_stall_ns;
 };
 /* Totals and histograms so far (checkpoint) or final; replaces earlier. */
 int store_workload_totals(struct store *s, int64_t workload_id,
@@ -104,9 +106,21 @@ int store_put_metric(struct store *s, int64_t run_id, int64_t step_id,
 /* A device reading during a run: temperature, health counters. */
 int store_add_device_reading(struct store *s, int64_t run_id, uint64_t t_ns,
 			     const char *key, double value, struct sb_err *e);
+/*
+ * A device query (health, temperature) made while workload_id ran, from
+ * t_start_ns to t_end_ns on the workload's clock (the samples' times), so
+ * analysis and report can tell which intervals it may have disturbed.
+ */
+int store_add_device_query(struct store *s, int64_t workload_id, uint64_t t_start_ns,
+			   uint64_t t_end_ns, const char *source, struct sb_err *e);
 
 /* Commit if the last commit is older than a second (or `force`). */
 int store_tick(struct store *s, bool force, struct sb_err *e);
+/*
+ * Tests: every commit takes `ns` longer, as on a slow disk or during a WAL
+ * checkpoint, so a test can show what a slow store does to a run.
+ */
+void store_set_commit_delay(struct store *s, uint64_t ns);
 
 /* --- reading -------------------------------------------------------------- */
 
@@ -156,6 +170,8 @@ struct workload_row {
 	char *spec_json;
 	struct store_totals totals;
 	bool final;		/* totals are final, not a checkpoint */
+	bool stalls_known;	/* false: a database from before stalls were
+				   recorded (schema 2); totals' stalls are 0 */
 };
 /* step_id 0: every workload of the run (any step), else that step's. */
 int store_list_workloads(struct store *s, int64_t run_id, int64_t step_id,

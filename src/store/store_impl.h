@@ -36,11 +36,13 @@ enum store_stmt {
 	ST_METRIC_DELETE,
 	ST_METRIC_INSERT,
 	ST_READING_INSERT,
+	ST_QUERY_INSERT,
 	ST_RUN_GET,
 	ST_RUN_LIST,
 	ST_FACTS_GET,
 	ST_STEP_LIST,
 	ST_WORKLOAD_LIST,
+	ST_WORKLOAD_LIST_V2,
 	ST_SAMPLE_LIST,
 	ST_HIST_GET,
 	ST_WORKLOAD_EXISTS,
@@ -55,6 +57,7 @@ struct store {
 	bool readonly;
 	uint64_t last_commit_ns;	/* CLOCK_MONOTONIC of the last commit */
 	uint64_t commits;		/* how many, for tests of batching */
+	uint64_t commit_delay_ns;	/* tests: every commit takes this longer */
 	sqlite3_stmt *stmt[ST_COUNT];
 	uint8_t *hist_buf;		/* reused encode buffer */
 	size_t hist_buf_len;

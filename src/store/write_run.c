@@ -179,6 +179,23 @@ int store_put_metric(struct store *s, int64_t run_id, int64_t step_id,
 	return 0;
 }
 
+int store_add_device_query(struct store *s, int64_t workload_id, uint64_t t_start_ns,
+			   uint64_t t_end_ns, const char *source, struct sb_err *e)
+{
+	if (store_tx_ensure(s, e))
+		return -1;
+	sqlite3_stmt *st = store_stmt(s, ST_QUERY_INSERT, e);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, workload_id);
+	sqlite3_bind_int64(st, 2, (int64_t)t_start_ns);
+	sqlite3_bind_int64(st, 3, (int64_t)t_end_ns);
+	store_bind_text(st, 4, source);
+	if (store_step_done(s, st, "recording a device query", e))
+		return sb_err_wrap(e, "workload %lld", (long long)workload_id);
+	return 0;
+}
+
 int store_add_device_reading(struct store *s, int64_t run_id, uint64_t t_ns,
 			     const char *key, double value, struct sb_err *e)
 {

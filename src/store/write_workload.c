@@ -97,6 +97,8 @@ int store_workload_totals(struct store *s, int64_t workload_id,
 	}
 	sqlite3_bind_int64(st, 8, (int64_t)t->measured_ns);
 	sqlite3_bind_int(st, 9, final);
+	sqlite3_bind_int64(st, 10, (int64_t)t->driver_stalls);
+	sqlite3_bind_int64(st, 11, (int64_t)t->driver_stall_ns);
 	if (store_step_done(s, st, "recording totals", e))
 		return sb_err_wrap(e, "workload %lld", (long long)workload_id);
 	if (sqlite3_changes(s->db) == 0)

@@ -59,6 +59,11 @@ size_t suite_monitor_sample(struct suite_monitor *m, const char **keys,
 	return n;
 }
 
+const char *suite_monitor_source(const struct suite_monitor *m)
+{
+	return m ? device_monitor_source(m->m) : "none";
+}
+
 void suite_monitor_close(struct suite_monitor *m)
 {
 	if (!m)

@@ -29,6 +29,8 @@ int suite_monitor_open(const struct target_facts *tf, struct suite_monitor **m,
 /* Known readings now: keys[i] = values[i]; returns how many. */
 size_t suite_monitor_sample(struct suite_monitor *m, const char **keys,
 			    double *values, size_t max);
+/* Where the readings come from: "nvme", "ata", "hwmon" or "none". */
+const char *suite_monitor_source(const struct suite_monitor *m);
 void suite_monitor_close(struct suite_monitor *m);
 
 #endif

@@ -18,6 +18,7 @@
 const struct param_desc step_common_params[] = {
 	{ "enabled", PT_BOOL, 0, 0, NULL, "run this step (yes/no)" },
 	{ "rest", PT_DURATION, 0, 0, NULL, "idle time after the step" },
+	{ "monitor", PT_DURATION, 0, 0, NULL, "device readings (health, temperature) every this long while the step's workloads run; 0 = only before and after the step.  Fills and preconditioning only: a health query (on SATA a non-queued command, so the drive drains its queue) disturbs the latency being measured" },
 	{ NULL, 0, 0, 0, NULL, NULL },
 };
 
@@ -158,15 +159,19 @@ static const struct param_desc boot_params[] = {
 	{ "fsync_every", PT_SIZE, 0, 0, NULL, "writer bytes between fsyncs" },
 	{ "trim_bs", PT_SIZE, 512, MAX_BS, NULL, "block size of the trimmer" },
 	{ "trim_rate", PT_RATE, 0, 0, NULL, "rate of the trimmer" },
+	{ "writer_rate_min", PT_RATE, 0, 0, NULL, "a trial fails when the writer averages less over a rate_cycle (fio's rate_min; 0: no check)" },
+	{ "trim_rate_min", PT_RATE, 0, 0, NULL, "the same for the trimmer" },
+	{ "rate_cycle", PT_DURATION, 0, 0, NULL, "window of the rate_min checks (fio's rate_cycle)" },
 	{ "p99", PT_DURATION, 0, 0, NULL, "read p99 latency limit" },
 	{ "p999", PT_DURATION, 0, 0, NULL, "read p99.9 latency limit" },
 	{ "max", PT_DURATION, 0, 0, NULL, "read max latency limit" },
+	{ "search", PT_ENUM, 0, 0, "bootbench|confirm", "bootbench: BootBench's run.py (score = the last, passing run); confirm: step down with confirm_runs runs each, the minimum counts" },
 	{ "n_start", PT_UINT, 1, 4096, NULL, "readers in the first run" },
 	{ "n_max", PT_UINT, 1, 4096, NULL, "readers at most" },
 	{ "double_time", PT_DURATION, 0, 0, NULL, "run length while doubling" },
 	{ "bisect_time", PT_DURATION, 0, 0, NULL, "run length while bisecting" },
 	{ "confirm_time", PT_DURATION, 0, 0, NULL, "run length while stepping down" },
-	{ "confirm_runs", PT_UINT, 1, 100, NULL, "runs per step down; the minimum IOPS counts" },
+	{ "confirm_runs", PT_UINT, 1, 100, NULL, "search=confirm: runs per step down; the minimum IOPS counts" },
 	{ NULL, 0, 0, 0, NULL, NULL },
 };
 
@@ -415,10 +420,12 @@ static void est_boot(const struct plan_step *st, const struct plan_target *t,
 	double n1 = (double)step_u64(st, "n_max");
 	double doublings = floor(log2(n1 / n0)) + 1;
 	double bisections = doublings > 1 ? log2(n1 / 2) : 0;
+	/* bootbench steps down with single runs, and only after a failure */
+	double confirms = strcmp(step_param(st, "search")->s, "confirm") ? 1 :
+			  (double)step_u64(st, "confirm_runs");
 	double search = doublings * secs(step_u64(st, "double_time")) +
 			bisections * secs(step_u64(st, "bisect_time")) +
-			(double)step_u64(st, "confirm_runs") *
-				secs(step_u64(st, "confirm_time"));
+			confirms * secs(step_u64(st, "confirm_time"));
 	double writer = (double)(step_u64(st, "writer_rate"));
 	est->bytes_written = (uint64_t)(prefill + search * writer);
 	est->seconds = PURGE_SECONDS + at_rate(t, prefill) + search;
@@ -451,6 +458,17 @@ const struct step_kind step_kinds[] = {
 	{ "boot", boot_params, true, true, check_boot, est_boot },
 	{ NULL, NULL, false, false, NULL, NULL },
 };
+
+bool step_kind_may_monitor(const struct step_kind *k)
+{
+	/* Long writes whose figures are throughput over minutes, where a
+	   reading every few seconds costs nothing that is reported. */
+	static const char *const kinds[] = { "fill", "cssd_precond", "ss_precond" };
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (!strcmp(k->name, kinds[i]))
+			return true;
+	return false;
+}
 
 const struct step_kind *step_kind_find(const char *name)
 {

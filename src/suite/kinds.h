@@ -9,6 +9,8 @@
 
 extern const struct step_kind step_kinds[];	/* ended by name NULL */
 const struct step_kind *step_kind_find(const char *name);
+/* May the step ask for device readings while it measures (monitor=)? */
+bool step_kind_may_monitor(const struct step_kind *k);
 
 /* The spans active_range reads, ascending, the last the whole target. */
 uint32_t active_range_spans(const struct plan_step *st, uint64_t size,

@@ -162,6 +162,7 @@ int plan_init(struct plan *p, const char *preset, struct sb_err *e)
 		st->needs = t->needs;
 		if (plan_set_kv(p, st->name, "enabled", "yes", origin, e) ||
 		    plan_set_kv(p, st->name, "rest", "0", origin, e) ||
+		    plan_set_kv(p, st->name, "monitor", "0", origin, e) ||
 		    apply_words(p, t->defaults, st->name, origin, e))
 			return sb_err_wrap(e, "preset %s, step %s", pr->name, t->name);
 		/* Every parameter must have a default: a missing one is a bug. */
@@ -403,6 +404,13 @@ int plan_check(const struct plan *p, const struct plan_target *t,
 		enabled++;
 		if (check_values(st, t, e))
 			return sb_err_wrap(e, "step %s", st->name);
+		const struct param_value *mon = step_param(st, "monitor");
+		if (mon->u && !step_kind_may_monitor(st->kind))
+			return sb_errf(e, "%s: monitor=%s: a %s step measures latency, and a device "
+				       "query during it would disturb that; its readings are "
+				       "taken before and after it (monitor= is for fill, "
+				       "cssd_precond and ss_precond)", mon->origin, mon->text,
+				       st->kind->name);
 	}
 	if (!enabled)
 		return sb_errf(e, "the plan has no enabled step");

@@ -62,7 +62,8 @@ const struct step_template step_templates[] = {
 	{ "boot", "boot", HALF_ESSD, "boot workload (OCP BootBench): numjobs search", NULL,
 	  "pass_iops=60000 prefill_bs=128KiB prefill_qd=16 prefill_writes=2 "
 	  "read_bs=32KiB writer_bs=128KiB writer_rate=15MiB/s fsync_every=256MiB "
-	  "trim_bs=128KiB trim_rate=5MiB/s p99=10ms p999=50ms max=500ms "
+	  "trim_bs=128KiB trim_rate=5MiB/s writer_rate_min=5MiB/s trim_rate_min=2MiB/s "
+	  "rate_cycle=5s p99=10ms p999=50ms max=500ms search=bootbench "
 	  "n_start=4 n_max=256 double_time=30s bisect_time=60s confirm_time=120s "
 	  "confirm_runs=3 rest=0" },
 	{ NULL, NULL, HALF_CSSD, NULL, NULL, NULL },

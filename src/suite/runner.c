@@ -16,7 +16,6 @@
 #include "device/safety.h"
 #include "device/target_json.h"
 #include "engine/engine.h"
-#include "findings/findings.h"
 #include "suite/device_io.h"
 #include "suite/record.h"
 #include "suite/step.h"
@@ -127,18 +126,17 @@ static void step_figures(struct run_state *rs, struct step_ctx *c,
 	struct step_row *rows;
 	size_t n;
 	struct sb_err fe;
-	struct figures f = { 0 };
+	if (!rs->o->step_figures)
+		return;
 	if (store_list_steps(rs->s, rs->run_id, &rows, &n, &fe)) {
 		step_note(c, "%s: figures not computed: %s", c->step->name, fe.msg);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].id == step_id &&
-		    (findings_step(rs->s, rs->run_id, rs->p, c->size, &rows[i], &f, &fe) ||
-		     findings_save(rs->s, rs->run_id, &f, &fe)))
+		    rs->o->step_figures(rs->s, rs->run_id, rs->p, c->size, &rows[i], &fe))
 			step_note(c, "%s: figures not computed: %s", c->step->name, fe.msg);
 	store_step_rows_free(rows, n);
-	figures_free(&f);
 }
 
 static int run_one(struct run_state *rs, uint32_t i, uint32_t step_no,

@@ -16,6 +16,8 @@
 
 #include "common/error.h"
 #include "store/store.h"
+
+struct plan;
 #include "suite/plan.h"
 
 struct suite_progress {
@@ -43,6 +45,14 @@ struct suite_opts {
 	const char *command_line;
 	const volatile int *interrupted;	/* set on SIGINT */
 	struct suite_ui ui;
+	/*
+	 * The figures of a step that is done, into the store (the CLI gives
+	 * findings_store_step): findings reads the suite's plans and records,
+	 * so the suite calls it only through this pointer.  NULL: none.
+	 */
+	int (*step_figures)(struct store *s, int64_t run_id,
+			    const struct plan *p, uint64_t size,
+			    const struct step_row *row, struct sb_err *e);
 };
 
 enum suite_outcome { SUITE_DONE, SUITE_INTERRUPTED, SUITE_FAILED };

@@ -4,27 +4,57 @@
  * QD1 random readers the drive serves within the latency limits while a
  * buffered writer (with fsyncs) and a trimmer run beside them.
  *
- * Search: N = n_start, doubling (double_time runs) until a run fails or N
- * reaches n_max; then bisection between the last pass and the first fail
- * (bisect_time runs); then, from the best passing N down, confirm_runs
- * runs of confirm_time each until all of them pass.  The score is the
- * minimum read IOPS of those confirming runs, recorded as boot.score_iops
- * with boot.score_readers; boot.pass is score >= pass_iops.
+ * A trial passes when the readers' p99, p99.9 and max are within limits
+ * and -- as fio fails BootBench's writer and trimmer jobs on rate_min --
+ * neither the writer nor the trimmer averaged below its rate_min over a
+ * rate_cycle (analysis/rate_min.h).  The search is suite/boot_search.h.
+ * Recorded: boot.score_iops and boot.score_readers (0 when no N meets the
+ * limits), boot.pass (score >= pass_iops), boot.rate_failed_trials, and
+ * the lowest rate_cycle average of the writer and the trimmer in the
+ * trials that gave the score (boot.writer_low_bps, boot.trimmer_low_bps).
  *
  * Each trial's three workloads are named "n=N phase=P run=K readers",
  * "... writer", "... trimmer".
  */
 #include "suite/step.h"
 
-struct trial {
-	bool pass;
-	double iops;
+#include <math.h>
+
+#include "analysis/rate_min.h"
+#include "suite/boot_search.h"
+
+struct boot_ctx {
+	struct step_ctx *c;
+	struct rate_min_check rate[3];	/* [1] writer, [2] trimmer */
+	unsigned rate_failed;		/* trials failed by the rate check */
+	uint32_t lows_n;		/* N of the trials in `low` */
+	double low[3];			/* lowest window at lows_n */
 };
 
-static int run_trial(struct step_ctx *c, uint32_t n, const char *phase,
-		     unsigned k, uint64_t time_ns, struct trial *t,
-		     struct sb_err *e)
+/* The writer's and trimmer's samples through fio's rate_min check. */
+static int on_boot_interval(void *ctx, const struct interval_sample *s,
+			    struct sb_err *e)
 {
+	(void)e;
+	struct boot_ctx *b = ctx;
+	if (s->workload == 1 || s->workload == 2) {
+		const struct interval_dir *d =
+			&s->dir[s->workload == 1 ? DIR_WRITE : DIR_TRIM];
+		rate_min_feed(&b->rate[s->workload], s->t_end_ns, d->bytes);
+	}
+	return 0;
+}
+
+static double lower(double a, double b)
+{
+	return isnan(a) || b < a ? b : a;
+}
+
+static int run_trial(void *ctx, uint32_t n, const char *phase, unsigned k,
+		     uint64_t time_ns, struct boot_trial *t, struct sb_err *e)
+{
+	struct boot_ctx *b = ctx;
+	struct step_ctx *c = b->c;
 	const struct plan_step *st = c->step;
 	struct workload w[3];
 	step_workload(c, &w[0], "n=%u phase=%s run=%u readers", n, phase, k);
@@ -47,27 +77,37 @@ static int run_trial(struct step_ctx *c, uint32_t n, const char *phase,
 	w[2].rate = step_u64(st, "trim_rate");
 	for (int i = 0; i < 3; i++)
 		w[i].stop_time_ns = time_ns;
+	uint64_t cycle = step_u64(st, "rate_cycle");
+	rate_min_init(&b->rate[1], (double)step_u64(st, "writer_rate_min"),
+		      cycle, RATE_MIN_SETTLE_NS);
+	rate_min_init(&b->rate[2], (double)step_u64(st, "trim_rate_min"),
+		      cycle, RATE_MIN_SETTLE_NS);
 	struct engine_result res;
-	int rc = step_run(c, w, 3, NULL, NULL, &res, e);
+	int rc = step_run(c, w, 3, on_boot_interval, b, &res, e);
 	if (!rc && !c->stopped) {
 		const struct lat_hist *h = res.wl[0].hist[DIR_READ];
+		bool rates = !b->rate[1].failed && !b->rate[2].failed;
 		t->iops = result_iops(&res.wl[0], DIR_READ);
-		t->pass = h->count > 0 &&
+		t->pass = h->count > 0 && rates &&
 			  hist_percentile(h, 99) <= step_u64(st, "p99") &&
 			  hist_percentile(h, 99.9) <= step_u64(st, "p999") &&
 			  h->max <= step_u64(st, "max");
+		b->rate_failed += !rates;
+		if (n != b->lows_n)
+			b->low[1] = b->low[2] = NAN;
+		b->lows_n = n;
+		for (int i = 1; i <= 2; i++)
+			b->low[i] = lower(b->low[i], b->rate[i].lowest_bps);
 	}
 	engine_result_free(&res);
-	return rc;
+	if (rc)
+		return -1;
+	return c->stopped ? 1 : 0;
 }
 
-int step_run_boot(struct step_ctx *c, struct sb_err *e)
+static int prefill(struct step_ctx *c, struct sb_err *e)
 {
 	const struct plan_step *st = c->step;
-	uint32_t n0 = (uint32_t)step_u64(st, "n_start");
-	uint32_t nmax = (uint32_t)step_u64(st, "n_max");
-	unsigned confirm = (unsigned)step_u64(st, "confirm_runs");
-	c->units_total = 2 + 8 + 8 + confirm;
 	if (engine_discard(c->eng, 0, c->size, e))
 		return sb_err_wrap(e, "boot: discarding the drive");
 	c->units_done++;
@@ -79,60 +119,40 @@ int step_run_boot(struct step_ctx *c, struct sb_err *e)
 	w.qd = (uint32_t)step_u64(st, "prefill_qd");
 	w.stop_bytes = (uint64_t)(step_double(st, "prefill_writes") * (double)c->size);
 	w.stop_bytes -= w.stop_bytes % w.bs;
-	if (w.stop_bytes && step_run1(c, &w, e))
+	return w.stop_bytes ? step_run1(c, &w, e) : 0;
+}
+
+int step_run_boot(struct step_ctx *c, struct sb_err *e)
+{
+	const struct plan_step *st = c->step;
+	struct boot_search_params p = {
+		.search = (enum boot_search)boot_search_parse(step_param(st, "search")->s),
+		.n_start = (uint32_t)step_u64(st, "n_start"),
+		.n_max = (uint32_t)step_u64(st, "n_max"),
+		.double_ns = step_u64(st, "double_time"),
+		.bisect_ns = step_u64(st, "bisect_time"),
+		.confirm_ns = step_u64(st, "confirm_time"),
+		.confirm_runs = (unsigned)step_u64(st, "confirm_runs"),
+	};
+	c->units_total = 2 + 8 + 8 + (p.search == BOOT_SEARCH_CONFIRM ? p.confirm_runs : 1);
+	if (prefill(c, e))
 		return -1;
 	if (c->stopped)
 		return 0;
-
-	struct trial t;
-	uint32_t lo = 0, hi = 0, n = n0;
-	for (;;) {	/* doubling */
-		if (run_trial(c, n, "double", 1, step_u64(st, "double_time"), &t, e))
-			return -1;
-		if (c->stopped)
-			return 0;
-		if (!t.pass) {
-			hi = n;
-			break;
-		}
-		lo = n;
-		if (n >= nmax)
-			break;
-		n = n > nmax / 2 ? nmax : n * 2;
-	}
-	while (hi && hi - lo > 1) {	/* bisection */
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (run_trial(c, mid, "bisect", 1, step_u64(st, "bisect_time"), &t, e))
-			return -1;
-		if (c->stopped)
-			return 0;
-		if (t.pass)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	double score = 0;
-	uint32_t readers = 0;
-	for (n = lo; n >= 1 && !readers; n--) {	/* step down */
-		double min_iops = 0;
-		bool all = true;
-		for (unsigned k = 1; k <= confirm && all; k++) {
-			if (run_trial(c, n, "confirm", k, step_u64(st, "confirm_time"), &t, e))
-				return -1;
-			if (c->stopped)
-				return 0;
-			all = t.pass;
-			if (k == 1 || t.iops < min_iops)
-				min_iops = t.iops;
-		}
-		if (all) {
-			readers = n;
-			score = min_iops;
-		}
-	}
-	if (step_metric(c, "boot.score_iops", score, "IOPS", e) ||
-	    step_metric(c, "boot.score_readers", readers, "", e) ||
-	    step_metric(c, "boot.pass", score >= (double)step_u64(st, "pass_iops"), "", e))
+	struct boot_ctx b = { .c = c, .low = { NAN, NAN, NAN } };
+	struct boot_score s;
+	int rc = boot_search_run(&p, run_trial, &b, &s, e);
+	if (rc < 0)
+		return -1;
+	if (rc > 0)
+		return 0;
+	bool scored = s.met && s.readers == b.lows_n;
+	if (step_metric(c, "boot.score_iops", s.iops, "IOPS", e) ||
+	    step_metric(c, "boot.score_readers", s.readers, "", e) ||
+	    step_metric(c, "boot.pass", s.met && s.iops >= (double)step_u64(st, "pass_iops"), "", e) ||
+	    step_metric(c, "boot.rate_failed_trials", b.rate_failed, "trials", e) ||
+	    step_metric(c, "boot.writer_low_bps", scored ? b.low[1] : NAN, "B/s", e) ||
+	    step_metric(c, "boot.trimmer_low_bps", scored ? b.low[2] : NAN, "B/s", e))
 		return -1;
 	return 0;
 }

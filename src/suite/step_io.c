@@ -40,6 +40,8 @@ static void totals_of(const struct workload_result *r, struct store_totals *t)
 		t->ios[d] = r->ios[d];
 	}
 	t->measured_ns = r->measured_ns;
+	t->driver_stalls = r->driver_stalls;
+	t->driver_stall_ns = r->driver_stall_ns;
 }
 
 static int on_interval(void *ctx, const struct interval_sample *s,
@@ -54,30 +56,58 @@ static int on_interval(void *ctx, const struct interval_sample *s,
 	return r->fn ? r->fn(r->fn_ctx, s, e) : 0;
 }
 
-/* Readings every few seconds are plenty for temperature and wear. */
-#define READING_EVERY_S 5.0
+/* One reading of the device into the store; returns the query's backend
+   time, start and end. */
+static void take_readings(struct step_ctx *c, uint64_t *t0, uint64_t *t1)
+{
+	const char *keys[16];
+	double v[16];
+	*t0 = engine_now(c->eng);
+	size_t n = suite_monitor_sample(c->mon, keys, v, 16);
+	*t1 = engine_now(c->eng);
+	struct sb_err e;
+	for (size_t i = 0; i < n; i++)
+		if (store_add_device_reading(c->store, c->run_id, *t0, keys[i], v[i], &e))
+			break;	/* the samples matter more; the next try may work */
+	c->last_reading = step_wall_s();
+}
 
 void step_readings(struct step_ctx *c)
 {
-	if (!c->mon || !c->eng)
+	uint64_t t0, t1;
+	if (c->mon && c->eng)
+		take_readings(c, &t0, &t1);
+}
+
+/*
+ * Readings while the workloads run, only when the step asks (monitor=, for
+ * fills and preconditioning): the query's moment goes with every running
+ * workload's samples, so the intervals it may have disturbed are known.
+ */
+static void readings_during(struct recorder *r, const struct workload_result *so_far)
+{
+	struct step_ctx *c = r->c;
+	uint64_t every = step_u64(c->step, "monitor");
+	/* A device with no source is not queried: nothing to mark. */
+	if (!c->mon || !c->eng || !every || !strcmp(suite_monitor_source(c->mon), "none") ||
+	    step_wall_s() - c->last_reading < (double)every / 1e9)
 		return;
-	const char *keys[16];
-	double v[16];
-	size_t n = suite_monitor_sample(c->mon, keys, v, 16);
-	uint64_t t = engine_now(c->eng);
+	uint64_t t0, t1;
+	take_readings(c, &t0, &t1);
+	uint64_t base = so_far->started_ns;
 	struct sb_err e;
-	for (size_t i = 0; i < n; i++)
-		if (store_add_device_reading(c->store, c->run_id, t, keys[i], v[i], &e))
-			break;	/* the samples matter more; the next try may work */
-	c->last_reading = step_wall_s();
+	for (uint32_t i = 0; i < r->n; i++)
+		if (store_add_device_query(c->store, r->wid[i], t0 > base ? t0 - base : 0,
+					   t1 > base ? t1 - base : 0,
+					   suite_monitor_source(c->mon), &e))
+			break;
 }
 
 static int on_checkpoint(void *ctx, uint32_t wl, const struct workload_result *so_far,
 			 struct sb_err *e)
 {
 	struct recorder *r = ctx;
-	if (r->c->mon && step_wall_s() - r->c->last_reading >= READING_EVERY_S)
-		step_readings(r->c);
+	readings_during(r, so_far);
 	struct store_totals t;
 	totals_of(so_far, &t);
 	if (wl >= r->n)

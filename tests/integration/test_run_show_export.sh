@@ -12,6 +12,8 @@ db=$TEST_TMP/r.db
 id=$(json_get run.json 'd["run_id"]')
 
 "$SSDBENCH" show --db "$db" | grep -qE "^ +$id .* done +interrupt +f\.img$" || fail "run listed"
+[ "$(json_get run.json 'd["engine"]["batch"]')" = 1 ] || fail "default batch is 1"
+
 "$SSDBENCH" show "$id" --db "$db" --json >show.json
 "$SSDBENCH" export "$id" --db "$db" --csv -o samples.csv
 python3 - run.json show.json samples.csv <<'PY' || fail "show/export agree with run"
@@ -63,4 +65,10 @@ grep -qE '^ +[0-9]+ .*running\*' list.txt || fail "killed run listed as running*
 n=$("$SSDBENCH" export $killed --db "$db" --csv | tail -n +2 | wc -l)
 echo "killed run: $seen samples seen before the kill, $n stored after"
 [ "$n" -ge "$seen" ] || fail "samples lost by the kill: $seen seen, $n left"
+# An explicit completion batch is recorded with the run, not only printed.
+"$SSDBENCH" run --target f.img --size 16m --rw randread --bs 4k --qd 8 --batch 4 \
+	--time 200ms --db "$db" --json >batch.json || fail "run --batch 4"
+[ "$(json_get batch.json 'd["engine"]["batch"]')" = 4 ] || fail "JSON batch"
+"$SSDBENCH" show "$(json_get batch.json 'd["run_id"]')" --db "$db" \
+	| grep -qE '^ +engine mode +interrupt, batch 4$' || fail "stored mode names the batch"
 echo "run/show/export: ok"

@@ -63,4 +63,26 @@ for i in 1 2; do
 		| python3 -c 'import json,sys; d=json.load(sys.stdin); w=d["workloads"][0]; print(w["read"], w["write"], w["measured_ns"])' >"$TEST_TMP/rerun$i"
 done
 cmp -s "$TEST_TMP/rerun1" "$TEST_TMP/rerun2" || fail "reruns differ"
+
+echo "== percentiles without one I/O beyond them are marked, not printed as measured"
+# 100 reads: p99 has exactly one beyond it, p99.9 and higher none.
+$S run --target sim:p1-1tb,scale=0.001 --rw randread --qd 4 --bytes 400k --no-db >"$TEST_TMP/few.txt"
+grep -qE 'p99 [0-9.]+ [mun]?s, p99\.9 =max, p99\.99 =max, p99\.9999 =max, max' "$TEST_TMP/few.txt" \
+	|| fail "summary marks p99.9 and up: $(cat "$TEST_TMP/few.txt")"
+grep -q '^=max: fewer than one I/O beyond' "$TEST_TMP/few.txt" || fail "summary explains =max"
+$S run --target sim:p1-1tb,scale=0.001 --rw randread --qd 4 --bytes 400k --no-db --json >"$TEST_TMP/few.json"
+python3 - "$TEST_TMP/few.json" <<'PY' || fail "JSON unsupported_percentiles"
+import json, sys
+from fractions import Fraction
+d = json.load(open(sys.argv[1]))
+lat = d["workloads"][0]["read"]["lat_ns"]
+n = d["workloads"][0]["read"]["total_ios"]
+assert n == 100, n
+# Independent rule: n * (100 - p) / 100 < 1, in exact fractions.
+want = [k for k in lat["percentiles"] if n * (100 - Fraction(k)) / 100 < 1]
+assert lat["unsupported_percentiles"] == want, (lat["unsupported_percentiles"], want)
+assert "99.000000" not in want and "99.900000" in want
+for k in want:
+    assert lat["percentiles"][k] == lat["max"]
+PY
 echo ok

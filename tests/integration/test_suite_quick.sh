@@ -48,6 +48,9 @@ for k in seq_sweeps.mix100.qd32.mbps rnd_sweeps.mix0.qd8.iops rnd_sweeps.mix50.q
 done
 readers=$(metric boot.score_readers)
 python3 -c "import sys; sys.exit(not 0 <= $readers <= 4)" || fail "boot readers $readers outside 0..4"
+# The writer's and trimmer's rate_min check is recorded (quick trials are
+# shorter than fio's 2 s settle period plus a cycle: none judged, none failed).
+python3 -c "import sys; sys.exit($(metric boot.rate_failed_trials) != 0)" || fail "boot.rate_failed_trials: '$(metric boot.rate_failed_trials)'"
 # The device layer's facts before and after; purges by the device layer
 # (a loop device supports only a whole-device discard).
 for ph in before after; do

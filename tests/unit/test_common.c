@@ -6,6 +6,7 @@
 
 #include "common/hist.h"
 #include "common/ini.h"
+#include "common/rank.h"
 #include "common/json.h"
 #include "common/rng.h"
 #include "common/units.h"
@@ -16,21 +17,37 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The sample of rank ceil(p/100*n), from a sorted array. */
-static uint64_t exact_percentile(const uint64_t *sorted, size_t n, double p)
+/*
+ * A percentile given exactly as num/den percent (99.9 = 999/10).  The
+ * reference rank is found by counting, not by the formula under test: the
+ * smallest k with k/n >= num/(100 den), i.e. k * 100 * den >= num * n.
+ */
+struct pct { uint64_t num, den; };
+
+static uint64_t reference_rank(struct pct p, uint64_t n)
 {
-	double r = p / 100.0 * (double)n;
-	size_t k = (size_t)r;
-	if ((double)k < r)
+	uint64_t k = 1;
+	while (k < n && k * 100 * p.den < p.num * n)
 		k++;
-	if (k < 1)
-		k = 1;
-	return sorted[k - 1];
+	return k;
 }
+
+static double pct_value(struct pct p)
+{
+	return (double)p.num / (double)p.den;
+}
+
+static const struct pct check_pcts[] = {
+	{ 1, 10 }, { 1, 1 }, { 10, 1 }, { 25, 1 }, { 50, 1 }, { 90, 1 }, { 99, 1 },
+	{ 999, 10 }, { 9999, 100 }, { 99999, 1000 }, { 999999, 10000 }, { 100, 1 },
+};
+#define NCHECK_PCTS (sizeof check_pcts / sizeof check_pcts[0])
 
 static void check_against_sort(uint64_t *v, size_t n)
 {
-	static const double ps[] = { 0.1, 1, 10, 25, 50, 90, 99, 99.9, 99.99, 99.999, 99.9999, 100 };
+	double ps[NCHECK_PCTS];
+	for (size_t j = 0; j < NCHECK_PCTS; j++)
+		ps[j] = pct_value(check_pcts[j]);
 	struct lat_hist *h = hist_new();
 	for (size_t i = 0; i < n; i++)
 		hist_add(h, v[i]);
@@ -38,15 +55,74 @@ static void check_against_sort(uint64_t *v, size_t n)
 	CHECK_EQ_U64(h->count, n);
 	CHECK_EQ_U64(h->min, v[0]);
 	CHECK_EQ_U64(h->max, v[n - 1]);
-	uint64_t got[sizeof ps / sizeof ps[0]];
-	hist_percentiles(h, ps, sizeof ps / sizeof ps[0], got);
-	for (size_t j = 0; j < sizeof ps / sizeof ps[0]; j++) {
-		uint64_t want = exact_percentile(v, n, ps[j]);
+	uint64_t got[NCHECK_PCTS];
+	hist_percentiles(h, ps, NCHECK_PCTS, got);
+	for (size_t j = 0; j < NCHECK_PCTS; j++) {
+		uint64_t want = v[reference_rank(check_pcts[j], n) - 1];
 		/* the claim of hist.h: within half a bucket, 1/2048 of the value */
 		CHECK_REL((double)got[j], (double)want, 1.0 / 2048);
 		CHECK_EQ_U64(hist_percentile(h, ps[j]), got[j]);
 	}
 	hist_free(h);
+}
+
+/* The issue's case: p99.9 of 999 x 100 ns and one 50 ms is 100 ns (rank
+   999 of 1000); a floating-point rank made it rank 1000, the 50 ms. */
+TEST(percentile_rank_is_exact_at_integer_boundaries)
+{
+	struct lat_hist *h = hist_new();
+	hist_add_n(h, 100, 999);
+	hist_add(h, 50000000);
+	CHECK_EQ_U64(hist_percentile(h, 99.9), 100);
+	CHECK_EQ_U64(hist_percentile(h, 100), 50000000);
+	hist_free(h);
+	/* Every n up to 20000 and every percentile of the output: the rank
+	   equals the counted one exactly. */
+	for (uint64_t n = 1; n <= 20000; n++)
+		for (size_t j = 0; j < NCHECK_PCTS; j++) {
+			uint64_t want = reference_rank(check_pcts[j], n);
+			uint64_t got = percentile_rank(pct_value(check_pcts[j]), n);
+			if (got != want) {
+				CHECK_FAIL("p%g of %" PRIu64 ": rank %" PRIu64 ", want %" PRIu64,
+					   pct_value(check_pcts[j]), n, got, want);
+				return;
+			}
+		}
+	/* Exact values (below 1024 ns the histogram is exact): equality. */
+	uint64_t v[1000];
+	for (size_t i = 0; i < 1000; i++)
+		v[i] = i % 7 == 0 ? 1000 : 1 + i % 500;
+	struct lat_hist *g = hist_new();
+	for (size_t i = 0; i < 1000; i++)
+		hist_add(g, v[i]);
+	qsort(v, 1000, sizeof *v, cmp_u64);
+	for (size_t j = 0; j < NCHECK_PCTS; j++)
+		CHECK_EQ_U64(hist_percentile(g, pct_value(check_pcts[j])),
+			     v[reference_rank(check_pcts[j], 1000) - 1]);
+	hist_free(g);
+}
+
+/* Support: at least one sample beyond the percentile, i.e. its rank is
+   below n; otherwise it is the max, and outputs say so. */
+TEST(percentile_support_counts_samples_beyond)
+{
+	CHECK(!percentile_supported(99.9999, 82000));	/* the case */
+	CHECK(percentile_supported(99.99, 82000));
+	CHECK(percentile_supported(99, 100));		/* one sample beyond */
+	CHECK(!percentile_supported(99.1, 100));
+	CHECK(!percentile_supported(50, 1));
+	CHECK(percentile_supported(100, 1));		/* the max is the max */
+	CHECK(!percentile_supported(50, 0));
+	for (uint64_t n = 1; n <= 3000; n++)
+		for (size_t j = 0; j + 1 < NCHECK_PCTS; j++) {
+			struct pct p = check_pcts[j];
+			/* n * (100 - p) / 100 >= 1, in integers */
+			bool want = n * (100 * p.den - p.num) >= 100 * p.den;
+			if (percentile_supported(pct_value(p), n) != want) {
+				CHECK_FAIL("support of p%g at n %" PRIu64, pct_value(p), n);
+				return;
+			}
+		}
 }
 
 TEST(hist_percentiles_match_sort_lognormal)

@@ -71,10 +71,10 @@ static struct store *make_run(const char *path, const char *plan_text,
 }
 
 /* A workload of `n` 100 ms samples of rates[i] bytes/s (writes, reads by
-   read_pct), with totals to match. */
-static void add_workload(struct store *s, int64_t run, int64_t step, uint32_t idx,
-			 const char *name, const double *rates, size_t n,
-			 unsigned read_pct)
+   read_pct), with totals to match but `measured_ns` as given. */
+static void add_workload_ns(struct store *s, int64_t run, int64_t step, uint32_t idx,
+			    const char *name, const double *rates, size_t n,
+			    unsigned read_pct, uint64_t measured_ns)
 {
 	struct sb_err e;
 	int64_t wid;
@@ -95,12 +95,21 @@ static void add_workload(struct store *s, int64_t run, int64_t step, uint32_t id
 		t.ios[DIR_READ] += rb / 4096;
 		t.ios[DIR_WRITE] += wb / 4096;
 	}
-	t.measured_ns = n * 100000000ull;
+	t.measured_ns = measured_ns;
 	struct lat_hist *h[DIR_COUNT] = { hist_new(), hist_new(), hist_new() };
 	CHECK(store_workload_totals(s, wid, &t, h, true, &e) == 0);
 	CHECK(store_workload_finish(s, wid, "done", "virtual", &e) == 0);
 	for (int d = 0; d < DIR_COUNT; d++)
 		hist_free(h[d]);
+}
+
+/* The same with the totals' measured time that of the samples. */
+static void add_workload(struct store *s, int64_t run, int64_t step, uint32_t idx,
+			 const char *name, const double *rates, size_t n,
+			 unsigned read_pct)
+{
+	add_workload_ns(s, run, step, idx, name, rates, n, read_pct,
+			n * 100000000ull);
 }
 
 TEST(fill_figures_match_the_trace)
@@ -197,6 +206,43 @@ TEST(rw_ratio_figures_follow_the_repetition_rule)
 	      fabs(g->value - (0.75 * 200 + 0.25 * 170)) < 1e-6);
 	CHECK((g = figures_find(&f, "rw_ratio.score_mbps")) &&
 	      fabs(g->value - (0.75 * 200 + 0.25 * 170)) < 1e-6);
+	figures_free(&f);
+	store_close(s);
+	unlink(db);
+}
+
+/*
+ * A stall is a measurement: a QLC drive that completes nothing during a
+ * 1 s sweep point is stored with 0 I/Os and 0 ns measured; the point is 0
+ * IOPS over its window (ten 100 ms samples), every I/O in flight waited
+ * at least that second, and it says stall -- not null, not dropped.
+ */
+TEST(sweep_stall_is_zero_iops_over_its_window)
+{
+	const char *db = "/tmp/ssdbench-findings-stall.db";
+	int64_t run, step;
+	struct sb_err e;
+	struct store *s = make_run(db, "preset=full\nsuite.steps=rnd_sweeps\n",
+				   100000000000ull, &run);
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	CHECK(store_step_begin(s, run, 13, "rnd_sweeps", NULL, &step, &e) == 0);
+	double busy[10], none[10] = { 0 };
+	for (int i = 0; i < 10; i++)
+		busy[i] = 409.6e6;	/* 100k IOPS of 4 KiB */
+	add_workload(s, run, step, 0, "mix=0 qd=1", busy, 10, 0);
+	add_workload_ns(s, run, step, 1, "mix=0 qd=32", none, 10, 0, 0);
+	CHECK(store_step_finish(s, step, "done", NULL, &e) == 0);
+	struct figures f = { 0 };
+	CHECK(findings_run(s, run, &f, &e) == 0);
+	const struct figure *g;
+	CHECK((g = figures_find(&f, "rnd_sweeps.mix0.qd1.stall")) && g->value == 0);
+	CHECK((g = figures_find(&f, "rnd_sweeps.mix0.qd1.iops")) && fabs(g->value - 100000) < 1e-6);
+	CHECK((g = figures_find(&f, "rnd_sweeps.mix0.qd32.stall")) && g->value == 1);
+	CHECK((g = figures_find(&f, "rnd_sweeps.mix0.qd32.iops")) && g->value == 0);
+	CHECK((g = figures_find(&f, "rnd_sweeps.mix0.qd32.mbps")) && g->value == 0);
+	CHECK((g = figures_find(&f, "rnd_sweeps.mix0.qd32.lat_at_least_us")) && g->value == 1e6);
 	figures_free(&f);
 	store_close(s);
 	unlink(db);

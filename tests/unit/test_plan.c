@@ -310,4 +310,39 @@ TEST(estimates_follow_the_parameters)
 	CHECK_EQ_U64(est.bytes_written, 7 * (50 * GiB + 60 * GiB));
 }
 
+/*
+ * Device queries (health, temperature) during a step: none by default in
+ * any step of any preset; a fill or a preconditioning may ask (monitor=);
+ * a step that measures latency may not, with the reason.
+ */
+TEST(no_device_queries_while_latency_is_measured)
+{
+	struct sb_err e;
+	static const char *const presets[] = { "full", "cssd", "essd", "quick" };
+	for (size_t k = 0; k < sizeof presets / sizeof presets[0]; k++) {
+		CHECK(plan_init(&plan, presets[k], &e) == 0);
+		for (uint32_t i = 0; i < plan.nsteps; i++)
+			if (step_u64(&plan.steps[i], "monitor"))
+				CHECK_FAIL("%s: step %s monitors by default", presets[k],
+					   plan.steps[i].name);
+	}
+	CHECK(plan_init(&plan, "full", &e) == 0);
+	CHECK(plan_set(&plan, "fill.monitor=30s", "--set", &e) == 0);
+	CHECK(plan_set(&plan, "seq_precond.monitor=1m", "--set", &e) == 0);
+	CHECK(plan_set(&plan, "cssd_precond.monitor=10s", "--set", &e) == 0);
+	CHECK_EQ_U64(step_u64(plan_find(&plan, "fill"), "monitor"), 30 * NS);
+	CHECK(plan_check(&plan, &big, &e) == 0);
+	static const char *const measured[] = { "tail_latency", "rnd_sweeps", "peak", "boot",
+						"rw_ratio", "sync_write", "reclaim", "active_range" };
+	for (size_t k = 0; k < sizeof measured / sizeof measured[0]; k++) {
+		char set[64];
+		snprintf(set, sizeof set, "%s.monitor=5s", measured[k]);
+		CHECK(plan_init(&plan, "full", &e) == 0);
+		CHECK(plan_set(&plan, set, "--set", &e) == 0);
+		CHECK(plan_check(&plan, &big, &e) == -1);
+		if (!contains(e.msg, "measures latency"))
+			CHECK_FAIL("%s: %s", measured[k], e.msg);
+	}
+}
+
 CHECK_MAIN("plan")

@@ -239,6 +239,13 @@ TEST(old_schema_is_migrated_and_keeps_rows)
 		CHECK(store_schema_version(s) == 1);
 		CHECK(store_get_run(s, 7, &r, &e) == 0);
 		store_run_row_free(&r);
+		/* Its workloads read back, their stalls not recorded (not 0). */
+		struct workload_row *w;
+		size_t nw;
+		CHECK(store_list_workloads(s, 7, 0, &w, &nw, &e) == 0);
+		CHECK(nw == 1 && w[0].totals.ios[DIR_READ] == 1234 && !w[0].stalls_known);
+		if (nw)
+			store_workload_rows_free(w, nw);
 		store_close(s);
 	}
 
@@ -250,6 +257,13 @@ TEST(old_schema_is_migrated_and_keeps_rows)
 	CHECK(store_schema_version(s) == store_current_version());
 	CHECK(count_rows(s->db, "SELECT count(*) FROM sqlite_master WHERE name = "
 				"'workloads_by_run'") == 1);
+	/* Migrated: the old workload's stalls are still not recorded. */
+	struct workload_row *w;
+	size_t nw;
+	CHECK(store_list_workloads(s, 7, 0, &w, &nw, &e) == 0);
+	CHECK(nw == 1 && !w[0].stalls_known);
+	if (nw)
+		store_workload_rows_free(w, nw);
 	CHECK(count_rows(s->db, "SELECT read_iops FROM workload_rates WHERE "
 				"workload_id = 3") == 1234);
 	CHECK(store_get_run(s, 7, &r, &e) == 0);

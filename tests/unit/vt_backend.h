@@ -4,6 +4,12 @@
  * parallelism, so the right answers are known exactly: at queue depth q
  * and latency L a closed loop does q/L I/Os per second and every latency
  * is L.  It records every request so tests can check offsets and data.
+ *
+ * vt_ring_backend is the same device seen as io_uring sees one: the
+ * completions carry no time, so the engine stamps them when it reaps, and
+ * the clock is not declared virtual, so the engine's real-time defaults
+ * (the completion batch) apply.  With `svc` set, the k-th submitted I/O
+ * takes svc[k % nsvc] instead of the fixed time: known per-I/O truth.
  */
 #ifndef SSDBENCH_TESTS_VT_BACKEND_H
 #define SSDBENCH_TESTS_VT_BACKEND_H
@@ -28,6 +34,8 @@ struct vt_state {
 	uint64_t lat[4];		/* ns per op kind */
 	uint64_t fail_after;		/* nth I/O fails with EIO; 0 = never */
 	bool no_discard;		/* the device cannot trim */
+	const uint64_t *svc;		/* per-I/O service times, or NULL */
+	uint64_t nsvc;
 	uint64_t now;
 	struct vt_io fly[VT_MAX_INFLIGHT];
 	uint32_t nfly;
@@ -95,7 +103,7 @@ static int vt_submit(struct backend_queue *q, const struct io_req *r, uint32_t n
 		if (s->nfly == VT_MAX_INFLIGHT)
 			return sb_errf(e, "vt: too many in flight");
 		struct vt_io *io = &s->fly[s->nfly++];
-		io->done = s->now + s->lat[r[i].op];
+		io->done = s->now + (s->svc ? s->svc[s->submitted % s->nsvc] : s->lat[r[i].op]);
 		io->user_data = r[i].user_data;
 		io->offset = r[i].offset;
 		io->len = r[i].len;
@@ -113,7 +121,7 @@ static int vt_submit(struct backend_queue *q, const struct io_req *r, uint32_t n
 	}
 	if (s->nfly > s->max_inflight)
 		s->max_inflight = s->nfly;
-	return 0;
+	return (int)n;
 }
 
 static int vt_cmp_done(const void *a, const void *b)
@@ -148,6 +156,16 @@ static int vt_reap(struct backend_queue *q, struct io_cpl *out, uint32_t min, ui
 	return (int)n;
 }
 
+/* io_uring's CQEs carry no time: the engine stamps them. */
+static int vt_ring_reap(struct backend_queue *q, struct io_cpl *out, uint32_t min,
+			uint32_t max, uint64_t deadline, struct sb_err *e)
+{
+	int n = vt_reap(q, out, min, max, deadline, e);
+	for (int i = 0; i < n; i++)
+		out[i].t_done_ns = 0;
+	return n;
+}
+
 static uint64_t vt_now(struct backend_target *t) { return t->st->now; }
 static void vt_idle(struct backend_target *t, uint64_t dt) { t->st->now += dt; }
 static int vt_discard(struct backend_target *t, uint64_t off, uint64_t len, struct sb_err *e)
@@ -161,6 +179,16 @@ static const struct backend_ops vt_backend = {
 	.queue_create = vt_queue_create, .queue_destroy = vt_queue_destroy,
 	.queue_buffer = vt_queue_buffer, .queue_mode = vt_queue_mode,
 	.submit = vt_submit, .reap = vt_reap, .now = vt_now, .idle = vt_idle,
+	.discard = vt_discard, .flush = vt_flush,
+};
+
+static const struct backend_ops vt_ring_backend = {
+	.name = "vt-ring",
+	.caps = { .single_queue = true, .virtual_time = false, .stamps_completions = false },
+	.open = vt_open, .close = vt_close,
+	.queue_create = vt_queue_create, .queue_destroy = vt_queue_destroy,
+	.queue_buffer = vt_queue_buffer, .queue_mode = vt_queue_mode,
+	.submit = vt_submit, .reap = vt_ring_reap, .now = vt_now, .idle = vt_idle,
 	.discard = vt_discard, .flush = vt_flush,
 };
 
