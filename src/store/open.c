@@ -61,7 +61,6 @@ static int check_identity(sqlite3 *db, const char *path, int *version,
 	return 0;
 }
 
-
 /*
  * A file cut short (a copy that stopped, a full disk during a checkpoint)
  * is named as such rather than left to SQLite's "malformed": the header
