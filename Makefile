@@ -25,7 +25,7 @@ REL_DIR  := build/rel
 SAN_DIR  := build/san
 REL_FLAGS := $(BASE) -O2 $(DEPS_CFLAGS) $(CFLAGS)
 SAN_FLAGS := $(BASE) -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
-             -fno-sanitize-recover=undefined $(DEPS_CFLAGS) $(CFLAGS)
+             -fno-sanitize-recover=undefined -DSSDBENCH_SIM_CHECKS $(DEPS_CFLAGS) $(CFLAGS)
 
 .PHONY: all test unit san fuzz fuzz-build install clean
 all: build/ssdbench

@@ -45,8 +45,11 @@ size_t lat_nines_curve(const struct lat_hist *h, double max_nines,
 		if (tail * count < 1)
 			break;
 		double p = 100 * (1 - tail);
-		if (p <= 0)
-			p = 100 / count;	/* the minimum */
+		if (p <= 0) {	/* the minimum: rank 1, whose share 100/n a
+				   percentile in millionths may round past */
+			out[k++] = (struct nines_pt){ nines, 100 / count, h->min };
+			continue;
+		}
 		out[k++] = (struct nines_pt){ nines, p, hist_percentile(h, p) };
 	}
 	out[k++] = (struct nines_pt){ log10(count), 100, h->max };

@@ -86,13 +86,16 @@ struct fluid_stream {
 	uint64_t span_off, span_len;	/* bytes */
 	uint64_t start_off;	/* sequential: the first offset, inside the span */
 	uint64_t seed;		/* random offsets */
+	uint32_t read_pct;	/* 1..99: a random mix (op is then ignored) */
 };
 
 struct fluid_slice {
 	uint64_t t_start_ns, t_end_ns;	/* (start, end] on the backend clock */
-	uint64_t bytes, ios;		/* completed in the slice */
+	uint64_t bytes, ios;		/* completed in the slice (a mix: reads) */
 	const struct lat_hist *lat;	/* their latencies */
 	uint64_t next_off;		/* sequential: where the stream stands */
+	uint64_t wbytes, wios;		/* a mix: its writes */
+	const struct lat_hist *wlat;
 };
 
 /* Per slice: 0 go on, 1 stop the stream, -1 abort (e set). */

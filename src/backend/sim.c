@@ -183,6 +183,7 @@ static int tramp(void *ctx, const struct sim_slice *sl, struct sb_err *e)
 		.t_start_ns = sl->t_start_ns, .t_end_ns = sl->t_end_ns,
 		.bytes = sl->bytes, .ios = sl->ios, .lat = sl->lat,
 		.next_off = sl->next_off,
+		.wbytes = sl->wbytes, .wios = sl->wios, .wlat = sl->wlat,
 	};
 	return t->fn(t->ctx, &fs, e);
 }
@@ -193,12 +194,12 @@ static int sim_b_run_fluid(struct backend_queue *q, const struct fluid_stream *s
 {
 	if (!q->t->fluid)
 		return sb_errno(e, ENOTSUP, "sim: bulk streams are off (fluid=0)");
-	if (st->op != IO_READ && st->op != IO_WRITE)
+	if (!st->read_pct && st->op != IO_READ && st->op != IO_WRITE)
 		return sb_errf(e, "sim: a fluid stream reads or writes");
 	struct sim_stream ss = {
 		.write = st->op == IO_WRITE, .random = st->random, .bs = st->bs,
 		.qd = st->qd, .span_off = st->span_off, .span_len = st->span_len,
-		.start_off = st->start_off, .seed = st->seed,
+		.start_off = st->start_off, .seed = st->seed, .read_pct = st->read_pct,
 	};
 	struct fluid_tramp t = { fn, ctx };
 	return sim_run_fluid(q->t->sim, &ss, max_bytes, max_ns, slice_ns, tramp, &t, e);

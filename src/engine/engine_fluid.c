@@ -6,10 +6,11 @@
  * owns the clock's use, the ramp, the stop conditions and the intervals;
  * the slices land in the job's interval ring exactly as completions would.
  *
- * Only streams whose I/Os are interchangeable qualify: one job, reads or
- * writes only, no rate limit, no fsyncs or O_SYNC, no per-I/O log.  Reads
- * below QD 16 stay I/O by I/O, so a low-depth tail measurement counts
- * every real I/O.
+ * Only streams whose I/Os are interchangeable qualify: one job, no rate
+ * limit, no fsyncs or O_SYNC, no per-I/O log; writes, or reads, or a
+ * random mix of both.  Streams that read below QD 16 stay I/O by I/O, so a
+ * low-depth tail measurement counts every real I/O, unless the workload
+ * says it needs no tail (bulk_any_depth: a sweep's point).
  */
 #include <errno.h>
 #include <stdatomic.h>
@@ -28,7 +29,9 @@ bool fluid_eligible(const struct driver *d)
 		return false;
 	if (w->read_pct == 0)
 		return true;
-	return w->read_pct == 100 && w->qd >= FLUID_MIN_READ_QD;
+	if (w->read_pct < 100 && w->pattern != PATTERN_RAND)
+		return false;
+	return w->qd >= FLUID_MIN_READ_QD || w->bulk_any_depth;
 }
 
 struct fluid_ctx {
@@ -57,6 +60,12 @@ static int on_slice(void *ctx, const struct fluid_slice *s, struct sb_err *e)
 	b->ios[c->dir] += s->ios;
 	if (s->ios) {
 		hist_merge(b->hist[c->dir], s->lat);
+		j->t_last = s->t_end_ns;
+	}
+	if (s->wios) {	/* a mix: c->dir is its reads */
+		b->bytes[DIR_WRITE] += s->wbytes;
+		b->ios[DIR_WRITE] += s->wios;
+		hist_merge(b->hist[DIR_WRITE], s->wlat);
 		j->t_last = s->t_end_ns;
 	}
 	c->next_off = s->next_off;
@@ -98,6 +107,7 @@ bool fluid_drive(struct driver *d, struct backend_queue *q)
 		.span_off = j->og.base, .span_len = j->og.nblocks * w->bs,
 		.start_off = j->og.base + j->og.next * w->bs,
 		.seed = rng_next(&j->rng),
+		.read_pct = w->read_pct > 0 && w->read_pct < 100 ? w->read_pct : 0,
 	};
 	c.next_off = st.start_off;
 	uint64_t now = r->ops->now(r->target);

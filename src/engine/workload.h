@@ -36,6 +36,10 @@ struct workload {
 	uint64_t fsync_every;	/* bytes written per job between fsyncs, 0 = never */
 	uint64_t rate;		/* bytes/s over all jobs, 0 = unlimited */
 	uint64_t seed;		/* offsets and data; 0 = derive from time */
+	/* The measurement needs no per-I/O tail below QD 16 (a sweep's
+	   point, not a tail measurement): a backend's bulk path may take it
+	   at any depth, with its latency shape from a calibration window. */
+	bool bulk_any_depth;
 };
 
 /* Defaults: sequential read, 4 KiB, QD1, 1 job, whole target, seed 0. */

@@ -9,18 +9,22 @@
  * Reads do not change the write path, so their rate is measured: the
  * stream first runs through the discrete engine for a calibration window,
  * whose completions are real; the rest repeats the measured rate and
- * latency distribution.
+ * latency distribution.  Random mixes of reads and writes do the same,
+ * with their writes going through the write path at the measured rate.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sim/model.h"
 
 /* One slice being filled. */
 struct slicer {
+	const struct sim *s;
 	struct sim_slice sl;
 	struct lat_hist *lat;
+	struct lat_hist *wlat;		/* a mixed stream's writes */
 	uint64_t t0_ns, slice_ns, k;	/* slice k ends at t0 + (k+1) slice */
 	uint64_t deadline_ns;
 	double end;			/* s: end of the current slice */
@@ -52,6 +56,9 @@ static int slice_emit(struct slicer *z, uint64_t t_end_ns, struct sb_err *e)
 {
 	z->sl.t_end_ns = t_end_ns;
 	z->sl.lat = z->lat;
+	z->sl.wlat = z->wlat;
+	if (sim_self_check(z->s, e))
+		return -1;
 	int rc = z->fn(z->ctx, &z->sl, e);
 	if (rc < 0)
 		return -1;
@@ -59,7 +66,9 @@ static int slice_emit(struct slicer *z, uint64_t t_end_ns, struct sb_err *e)
 		z->stop = 1;
 	z->sl.t_start_ns = z->sl.t_end_ns;
 	z->sl.bytes = z->sl.ios = 0;
+	z->sl.wbytes = z->sl.wios = 0;
 	hist_reset(z->lat);
+	hist_reset(z->wlat);
 	if (t_end_ns >= slice_end_ns(z)) {
 		z->k++;
 		z->end = ns_to_s(slice_end_ns(z));
@@ -80,6 +89,9 @@ static int check_stream(const struct sim *s, const struct sim_stream *st,
 		return sb_errf(e, "sim: a fluid stream needs a byte or a time limit");
 	if (!slice_ns)
 		return sb_errf(e, "sim: a fluid stream needs a slice length");
+	if (st->read_pct > 99 || (st->read_pct && !st->random))
+		return sb_errf(e, "sim: a mixed fluid stream is random with 1-99 %% reads, not %u %%%s",
+			       st->read_pct, st->random ? "" : " sequential");
 	if (st->span_off > s->capacity || st->span_len > s->capacity - st->span_off ||
 	    st->span_len < st->bs)
 		return sb_errf(e, "sim: stream span %llu+%llu does not fit the drive's %llu bytes",
@@ -121,6 +133,36 @@ static void span_mix_init(const struct sim *s, const struct sim_stream *st,
 	x->M_n = whole ? s->wp.T_v : fmin(x->M_n, s->wp.T_v);
 }
 
+/* What a random write over the span overwrites, per host byte. */
+static void mix_overwrite(const struct span_mix *mix, const struct sim_stream *st,
+			  struct overwrite *ow)
+{
+	ow->inv_slc = mix->M_s / mix->L;
+	ow->inv_nat = mix->M_n / mix->L;
+	ow->folded = mix->folded * ow->inv_nat;
+	ow->lba = 0;
+	ow->span_off = st->span_off;
+	ow->span_len = st->span_len;
+}
+
+/* The span's classes after `got` random bytes, `share` of them to SLC,
+   and whatever folding moved meanwhile. */
+static void mix_after(const struct sim *s, struct span_mix *mix, const struct overwrite *ow,
+		      double got, double share, double S_before)
+{
+	mix->M_s = fmax(0, mix->M_s - ow->inv_slc * got) + share * got;
+	mix->M_n = fmax(0, mix->M_n - ow->inv_nat * got) + (1 - share) * got;
+	double S_after = s->wp.S_st + s->wp.S_dyn;
+	if (S_before > 0 && S_after < S_before) {
+		double moved = mix->M_s * (1 - S_after / S_before);
+		mix->M_s -= moved;
+		mix->M_n += moved;
+	}
+	double over = mix->M_s + mix->M_n - mix->L;
+	if (over > 0)
+		mix->M_n = fmax(0, mix->M_n - over);
+}
+
 /* After a random stream, the unmapped chunks it touched become mapped. */
 static void span_mix_retag(struct sim *s, const struct sim_stream *st,
 			   double written)
@@ -155,6 +197,8 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 	double pos = (double)st->start_off;
 	double span_end = (double)(st->span_off + st->span_len);
 	double ios_carry = 0, stall = 0, written = 0;
+	double t_fw = p->t_fw_wr_us * 1e-6;
+	struct wlat wl = { 0 };
 	struct span_mix mix = { 0 };
 
 	if (st->random)
@@ -174,12 +218,7 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 		struct overwrite ow;
 		uint64_t c = 0;
 		if (st->random) {
-			ow.inv_slc = mix.M_s / mix.L;
-			ow.inv_nat = mix.M_n / mix.L;
-			ow.folded = mix.folded * ow.inv_nat;
-			ow.lba = 0;
-			ow.span_off = st->span_off;
-			ow.span_len = st->span_len;
+			mix_overwrite(&mix, st, &ow);
 		} else {
 			c = (uint64_t)pos / s->chunk;
 			double to_chunk = (double)((c + 1) * s->chunk) - pos;
@@ -196,14 +235,20 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 		}
 		double t_before = w->t, share = 0;
 		double S_before = w->S_st + w->S_dyn;
+		uint64_t flushes = w->journal_flushes;
 		double got = wp_write(s, want, host_cap, t_lim - w->t, &ow, &share);
 		double dt = w->t - t_before;
+		/* A journal flush stalls the write in flight, not the rate of
+		   every write of the step. */
+		double jstall = (double)(w->journal_flushes - flushes) * s->journal_stall_s;
+		jstall = fmin(jstall, dt * (1 - 1e-9));
 		if (got <= 0 && dt <= 0)
 			return sb_errf(e, "sim: the write path cannot move (profile %s, t %.9f, limit %.9f, want %g)", p->name, w->t, t_lim, want);
 
 		if (got > 0) {
-			double rate = got / dt;
-			double lat = fmax(qd * bs / rate, l_w0) + stall;
+			double rate = got / (dt - jstall);
+			double lat = fmax(qd * bs / rate, l_w0);
+			stall += jstall;
 			ios_carry += got / bs;
 			uint64_t n = (uint64_t)ios_carry;
 			ios_carry -= (double)n;
@@ -212,8 +257,8 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 			z->sl.bytes += n * st->bs;
 			/* The I/Os that waited through a stall carry it. */
 			uint64_t hit = stall > 0 ? (uint64_t)fmin((double)n, qd) : 0;
-			hist_add_n(z->lat, s_to_ns(lat), hit);
-			hist_add_n(z->lat, s_to_ns(lat - stall), n - hit);
+			hist_add_n(z->lat, s_to_ns(lat + stall), hit);
+			wlat_add(s, &wl, z->lat, n - hit, lat, l_w0, t_fw, bs, qd);
 			if (hit)
 				stall = 0;
 			written += got;
@@ -221,17 +266,7 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 			stall += dt;
 		}
 		if (st->random) {
-			mix.M_s = fmax(0, mix.M_s - ow.inv_slc * got) + share * got;
-			mix.M_n = fmax(0, mix.M_n - ow.inv_nat * got) + (1 - share) * got;
-			double S_after = w->S_st + w->S_dyn;
-			if (S_before > 0 && S_after < S_before) {
-				double moved = mix.M_s * (1 - S_after / S_before);
-				mix.M_s -= moved;
-				mix.M_n += moved;
-			}
-			double over = mix.M_s + mix.M_n - mix.L;
-			if (over > 0)
-				mix.M_n = fmax(0, mix.M_n - over);
+			mix_after(s, &mix, &ow, got, share, S_before);
 		} else if (got > 0) {
 			chunks_wrote(s, (uint64_t)pos, (uint64_t)(pos + got) - (uint64_t)pos,
 				     share >= 0.5 ? CH_SLC : CH_NATIVE);
@@ -267,17 +302,105 @@ static uint64_t next_off(const struct sim_stream *st, struct rng *r, uint64_t *p
 	return o;
 }
 
+/* A repeated stream's clock moves to t; a slice that ends there is emitted. */
+static int clock_to(struct sim *s, struct slicer *z, double t, struct sb_err *e)
+{
+	s->now = s_to_ns(t);
+	if (t < z->end - 1e-12)
+		return 0;
+	s->now = slice_end_ns(z);
+	return slice_emit(z, slice_end_ns(z), e);
+}
+
+/* Spread n I/Os over a measured distribution, bucket by bucket, each
+   latency times `scale`. */
+static void spread(struct lat_hist *dst, const struct lat_hist *shape, uint64_t n,
+		   double scale)
+{
+	double acc = 0;
+	uint64_t given = 0;
+	for (uint32_t i = shape->lo; i <= shape->hi && shape->count; i++) {
+		if (!shape->buckets[i])
+			continue;
+		acc += (double)n * (double)shape->buckets[i] / (double)shape->count;
+		uint64_t k = (uint64_t)(acc + 0.5) - given;
+		uint64_t v = hist_bucket_low(i);
+		if (v < shape->min)
+			v = shape->min;
+		hist_add_n(dst, scale == 1.0 ? v : (uint64_t)((double)v * scale + 0.5), k);
+		given += k;
+	}
+}
+
 /* Enough real completions that the latency shape has a p99.99. */
 #define CAL_IOS 65536
+
+/* A calibration window: real discrete I/Os in a closed loop at depth qd. */
+struct cal {
+	struct rng r;
+	uint64_t pos, inflight;
+	uint32_t qd;
+};
+
+/* Count a completion in the slice, as a read or (tag 1) a write. */
+static void cal_count(struct slicer *z, const struct sim_stream *st, const struct sim_cpl *c)
+{
+	bool wr = c->tag != 0;
+	hist_add(wr ? z->wlat : z->lat, c->t_done_ns - c->t_submit_ns);
+	*(wr ? &z->sl.wios : &z->sl.ios) += 1;
+	*(wr ? &z->sl.wbytes : &z->sl.bytes) += st->bs;
+}
+
+/*
+ * Top the queue up (at most `room` more I/Os in all; a mix draws each
+ * I/O's kind, tagged 1 for a write), take the next completion, emit the
+ * slices it passed and count it.  1 with *c set, 0 when nothing is
+ * outstanding, -1 on error.
+ */
+static int cal_next(struct sim *s, const struct sim_stream *st, struct slicer *z,
+		    struct cal *k, uint64_t room, struct sim_cpl *c, struct sb_err *e)
+{
+	while (k->inflight < k->qd && k->inflight < room) {
+		bool wr = st->read_pct ? rng_below(&k->r, 100) >= st->read_pct : st->write;
+		struct sim_io io = { wr ? SIM_WRITE : SIM_READ, next_off(st, &k->r, &k->pos),
+				     st->bs, wr, false };
+		if (sim_submit(s, &io, e))
+			return -1;
+		k->inflight++;
+	}
+	if (sim_reap(s, c, 1, 1, UINT64_MAX) != 1)
+		return 0;
+	k->inflight--;
+	while (c->t_done_ns > slice_end_ns(z) && !z->stop)
+		if (slice_emit(z, slice_end_ns(z), e))
+			return -1;
+	cal_count(z, st, c);
+	return 1;
+}
+
+/* Let the window's last I/Os finish; returns how many there were. */
+static uint64_t cal_drain(struct sim *s, const struct sim_stream *st, struct slicer *z,
+			  struct cal *k)
+{
+	uint64_t n = 0;
+	struct sim_cpl c;
+	while (k->inflight && sim_reap(s, &c, 1, 1, UINT64_MAX) == 1) {
+		k->inflight--;
+		cal_count(z, st, &c);
+		n++;
+	}
+	return n;
+}
+
 
 static int fluid_read(struct sim *s, const struct sim_stream *st,
 		      uint64_t max_bytes, double deadline, struct slicer *z,
 		      struct sb_err *e)
 {
-	struct rng r;
-	rng_seed(&r, st->seed ^ 0x72656164ull);
+	struct cal k = { .pos = st->start_off };
+	rng_seed(&k.r, st->seed ^ 0x72656164ull);
 	uint64_t pos = st->start_off;
-	uint32_t qd = st->qd < (uint32_t)s->p.qd_cap ? st->qd : (uint32_t)s->p.qd_cap;
+	uint32_t qd = k.qd = st->qd < (uint32_t)s->p.qd_cap ? st->qd : (uint32_t)s->p.qd_cap;
 	uint64_t ios_left = max_bytes ? (max_bytes + st->bs - 1) / st->bs : UINT64_MAX;
 	uint64_t warm = qd * 2u, cal = CAL_IOS > 8 * qd ? CAL_IOS : 8 * qd;
 	struct lat_hist *shape = hist_new();
@@ -287,52 +410,28 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 	int rc = 0;
 
 	/* Calibration: real discrete I/Os, closed loop at depth qd. */
-	uint64_t inflight = 0;
 	while (!z->stop && done < ios_left && done < warm + cal) {
-		while (inflight < qd && done + inflight < ios_left) {
-			struct sim_io io = { SIM_READ, next_off(st, &r, &pos), st->bs, 0, false };
-			if (sim_submit(s, &io, e)) {
-				rc = -1;
-				goto out;
-			}
-			inflight++;
-		}
 		struct sim_cpl c;
-		if (sim_reap(s, &c, 1, 1, UINT64_MAX) != 1)
+		int got = cal_next(s, st, z, &k, ios_left - done, &c, e);
+		if (got < 0) {
+			rc = -1;
+			goto out;
+		}
+		if (!got)
 			break;
-		inflight--;
-		double tc = ns_to_s(c.t_done_ns);
-		while (c.t_done_ns > slice_end_ns(z) && !z->stop)
-			if (slice_emit(z, slice_end_ns(z), e)) {
-				rc = -1;
-				goto out;
-			}
-		uint64_t lat = c.t_done_ns - c.t_submit_ns;
-		hist_add(z->lat, lat);
-		z->sl.ios++;
-		z->sl.bytes += st->bs;
 		done++;
 		if (done == warm)
 			t_warm = c.t_done_ns;
 		if (done > warm) {
-			hist_add(shape, lat);
+			hist_add(shape, c.t_done_ns - c.t_submit_ns);
 			measured++;
 			t_last = c.t_done_ns;
 		}
-		if (tc >= deadline)
+		if (ns_to_s(c.t_done_ns) >= deadline)
 			break;
 	}
-	/* Let the last I/Os of the window finish. */
-	while (inflight) {
-		struct sim_cpl c;
-		if (sim_reap(s, &c, 1, 1, UINT64_MAX) != 1)
-			break;
-		inflight--;
-		hist_add(z->lat, c.t_done_ns - c.t_submit_ns);
-		z->sl.ios++;
-		z->sl.bytes += st->bs;
-		done++;
-	}
+	done += cal_drain(s, st, z, &k);
+	pos = k.pos;
 	s->wp.t = fmax(s->wp.t, ns_to_s(s->now));
 	s->wp.last_busy = s->wp.t;
 
@@ -349,20 +448,7 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 		carry -= (double)n;
 		if (n > ios_left - done)
 			n = ios_left - done;
-		/* Spread n over the measured distribution, bucket by bucket. */
-		double acc = 0;
-		uint64_t given = 0;
-		for (uint32_t i = shape->lo; i <= shape->hi && shape->count; i++) {
-			if (!shape->buckets[i])
-				continue;
-			acc += (double)n * (double)shape->buckets[i] / (double)shape->count;
-			uint64_t k = (uint64_t)(acc + 0.5) - given;
-			uint64_t v = hist_bucket_low(i);
-			if (v < shape->min)
-				v = shape->min;
-			hist_add_n(z->lat, v, k);
-			given += k;
-		}
+		spread(z->lat, shape, n, 1.0);
 		z->sl.ios += n;
 		z->sl.bytes += n * st->bs;
 		done += n;
@@ -371,13 +457,9 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 			pos = st->span_off + (pos - st->span_off + n * st->bs) % room;
 		}
 		t += dt;
-		s->now = s_to_ns(t);
-		if (t >= z->end - 1e-12) {
-			s->now = slice_end_ns(z);
-			if (slice_emit(z, slice_end_ns(z), e)) {
-				rc = -1;
-				goto out;
-			}
+		if (clock_to(s, z, t, e)) {
+			rc = -1;
+			goto out;
 		}
 		if (dt <= 0)
 			break;
@@ -387,6 +469,128 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 		rc = -1;
 	s->wp.t = fmax(s->wp.t, ns_to_s(s->now));
 	s->wp.last_busy = s->wp.t;
+out:
+	hist_free(shape);
+	return rc;
+}
+
+/*
+ * A random stream of reads and writes (read_pct of the I/Os read) at depth.
+ * The read latency shape is measured with real discrete I/Os first, as for
+ * reads.  Then the depth is shared: with reads taking L_r and unhindered
+ * writes l_w0, the queue could write at f_w qd / (f_r L_r + f_w l_w0); the
+ * write path takes what it can of that (GC, bursts, folding and the space
+ * accounting move as they would), the reads keep their ratio to the
+ * writes, and the writes' latency is what Little's law leaves them, with
+ * the body and release-unit tail of a write stream (wlat_add).
+ */
+static int fluid_mixed(struct sim *s, const struct sim_stream *st,
+		       uint64_t max_bytes, double deadline, struct slicer *z,
+		       struct sb_err *e)
+{
+	const struct sim_profile *p = &s->p;
+	struct wpath *w = &s->wp;
+	struct rng r;
+	rng_seed(&r, st->seed ^ 0x6d69786564ull);
+	uint32_t qd = st->qd < (uint32_t)p->qd_cap ? st->qd : (uint32_t)p->qd_cap;
+	uint64_t ios_left = max_bytes ? (max_bytes + st->bs - 1) / st->bs : UINT64_MAX;
+	uint64_t warm = qd * 2u, cal = CAL_IOS > 8 * qd ? CAL_IOS : 8 * qd;
+	struct lat_hist *shape = hist_new();
+	int rc = 0;
+	if (!shape)
+		return sb_errno(e, ENOMEM, "sim: histogram");
+	uint64_t done = 0, measured = 0, land_ns = 0, land_n = 0;
+	struct cal k = { .r = r, .pos = st->start_off, .qd = qd };
+
+	/* Calibration: real discrete I/Os, closed loop at depth qd. */
+	while (!z->stop && done < ios_left && done < warm + cal) {
+		struct sim_cpl c;
+		int got = cal_next(s, st, z, &k, ios_left - done, &c, e);
+		if (got < 0) {
+			rc = -1;
+			goto out;
+		}
+		if (!got)
+			break;
+		done++;
+		if (done == warm) {
+			land_ns = s->wr_land_ns;
+			land_n = s->wr_land_n;
+		}
+		if (done > warm && !c.tag) {
+			hist_add(shape, c.t_done_ns - c.t_submit_ns);
+			measured++;
+		}
+		if (ns_to_s(c.t_done_ns) >= deadline)
+			break;
+	}
+	done += cal_drain(s, st, z, &k);
+
+	/* The rest: the queue shared between reads and the write path. */
+	double bs = (double)st->bs, f_r = st->read_pct / 100.0, f_w = 1.0 - f_r;
+	double L_r = measured ? hist_mean(shape) * 1e-9 : 0;
+	double t_fw = p->t_fw_wr_us * 1e-6;
+	double l_w0 = p->cores / (p->wr_cap_kiops * 1e3) + t_fw + bs / (p->link_wr_gbs * 1e9);
+	/* A write's time to land as calibrated: with the queueing at the
+	   controller and link it shares with the reads, without buffer waits. */
+	double L_land = s->wr_land_n > land_n ?
+			(double)(s->wr_land_ns - land_ns) / (double)(s->wr_land_n - land_n) * 1e-9 : l_w0;
+	L_land = fmax(L_land, l_w0);
+	double cap_w = fmin(f_w * qd / (f_r * L_r + f_w * L_land) * bs,
+			    fmin(p->wr_cap_kiops * 1e3 * bs, p->link_wr_gbs * 1e9));
+	double t = ns_to_s(s->now), carry_r = 0, carry_w = 0, written = 0;
+	struct wlat wl = { 0 };
+	struct span_mix mix = { 0 };
+	span_mix_init(s, st, &mix);
+	while (measured && !z->stop && done < ios_left && t < deadline - 1e-12) {
+		double t_next = fmin(z->end, deadline);
+		t_next = fmin(t_next, t + (double)(ios_left - done) * bs / cap_w * f_w);
+		if (w->t < t)
+			w->t = t;
+		double got = 0, share = 0;
+		if (t_next > w->t) {
+			struct overwrite ow;
+			mix_overwrite(&mix, st, &ow);
+			double S_before = w->S_st + w->S_dyn;
+			got = wp_write(s, cap_w * (t_next - w->t), cap_w, t_next - w->t, &ow, &share);
+			mix_after(s, &mix, &ow, got, share, S_before);
+		}
+		double dt = t_next - t;
+		double x_w = dt > 0 ? got / bs / dt : 0, x_r = x_w * f_r / f_w;
+		/* Little: what the reads do not hold of the queue, writes do. */
+		double L_w = x_w > 0 ? fmax(L_land, (qd - x_r * L_r) / x_w) : L_land;
+		carry_w += got / bs;
+		carry_r += got / bs * f_r / f_w;
+		uint64_t n_w = (uint64_t)carry_w, n_r = (uint64_t)carry_r;
+		if (n_w + n_r > ios_left - done) {
+			n_r = n_r < ios_left - done ? n_r : ios_left - done;
+			n_w = ios_left - done - n_r;
+		}
+		carry_w -= (double)n_w;
+		carry_r -= (double)n_r;
+		spread(z->lat, shape, n_r, 1.0);
+		wlat_add(s, &wl, z->wlat, n_w, L_w, L_land, t_fw, bs, x_w * L_w);
+		z->sl.ios += n_r;
+		z->sl.bytes += n_r * st->bs;
+		z->sl.wios += n_w;
+		z->sl.wbytes += n_w * st->bs;
+		written += got;
+		done += n_r + n_w;
+		t = t_next;
+		if (clock_to(s, z, t, e)) {
+			rc = -1;
+			goto out;
+		}
+		if (dt <= 0)
+			break;
+	}
+	s->now = stop_ns(z, ns_to_s(s->now));
+	if ((z->sl.ios || z->sl.wios || s->now > z->sl.t_start_ns) && slice_emit(z, s->now, e))
+		rc = -1;
+	span_mix_retag(s, st, written);
+	w->t = fmax(w->t, ns_to_s(s->now));
+	w->last_busy = w->t;
+	s->drain_end = s_to_ns(w->t);
 out:
 	hist_free(shape);
 	return rc;
@@ -402,10 +606,14 @@ int sim_run_fluid(struct sim *s, const struct sim_stream *st,
 	/* A buffer still draining from discrete writes: start behind it. */
 	if (s->wp.t > ns_to_s(s->now))
 		s->now = s_to_ns(s->wp.t);
-	struct slicer z = { .fn = fn, .ctx = ctx };
+	struct slicer z = { .s = s, .fn = fn, .ctx = ctx };
 	z.lat = hist_new();
-	if (!z.lat)
+	z.wlat = hist_new();
+	if (!z.lat || !z.wlat) {
+		hist_free(z.lat);
+		hist_free(z.wlat);
 		return sb_errno(e, ENOMEM, "sim: histogram");
+	}
 	z.t0_ns = s->now;
 	z.slice_ns = slice_ns;
 	z.end = ns_to_s(slice_end_ns(&z));
@@ -413,8 +621,10 @@ int sim_run_fluid(struct sim *s, const struct sim_stream *st,
 	z.sl.next_off = st->start_off;
 	z.deadline_ns = max_ns && max_ns < UINT64_MAX - s->now ? s->now + max_ns : UINT64_MAX;
 	double deadline = z.deadline_ns == UINT64_MAX ? INFINITY : ns_to_s(z.deadline_ns);
-	int rc = st->write ? fluid_write(s, st, max_bytes, deadline, &z, e)
-			   : fluid_read(s, st, max_bytes, deadline, &z, e);
+	int rc = st->read_pct ? fluid_mixed(s, st, max_bytes, deadline, &z, e) :
+		 st->write ? fluid_write(s, st, max_bytes, deadline, &z, e) :
+			     fluid_read(s, st, max_bytes, deadline, &z, e);
 	hist_free(z.lat);
+	hist_free(z.wlat);
 	return rc;
 }

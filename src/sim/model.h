@@ -49,6 +49,7 @@ struct wpath {
 	bool gc_active, burst;
 	bool win_open;		/* slc_only */
 	double journal;		/* host bytes since the last journal flush */
+	uint64_t journal_flushes;	/* how many there were */
 	enum regime last;
 	/* counters */
 	double host_bytes, nand_bytes, fold_bytes, gc_copy_bytes;
@@ -71,6 +72,18 @@ struct heap_ent {
 struct wbuf_ent {
 	uint64_t drain_end;	/* ns */
 	uint32_t bytes;
+};
+
+/* Bins of the firmware-time factor (latency.c): FW_BODY equal ones up to
+   the 99th percentile, then one per nine to 99.9999 % and the rest. */
+#define FW_BODY 56
+#define FW_BINS (FW_BODY + 5)
+
+/* A bulk write stream's latency bookkeeping (latency.c wlat_add). */
+struct wlat {
+	double excess;		/* s: latency owed to writes still to wait */
+	double waits;		/* writes owed a wait for a release unit */
+	double bin_carry[FW_BINS];
 };
 
 struct sim {
@@ -101,13 +114,19 @@ struct sim {
 	struct wbuf_ent *wb;	/* write buffer FIFO (ring) */
 	uint32_t wb_head, wb_len, wb_cap;
 	uint64_t wb_bytes, wb_last_adm;
+	uint64_t wb_unreleased;	/* drained bytes whose release unit is not whole */
 	uint64_t drain_end;	/* ns: when the buffer is empty */
+	/* Writes' time to land (core, firmware, link) before any wait for
+	   buffer room, summed: a mixed bulk stream's calibration reads it. */
+	uint64_t wr_land_ns, wr_land_n;
 
 	struct heap_ent *heap;
 	uint32_t nheap, heap_cap;
 	uint64_t seq;
 
-	struct rng rng_retry, rng_collide;
+	struct rng rng_retry, rng_collide, rng_fw;
+	double fw_bin[FW_BINS];	/* firmware-time factors, mean 1 */
+	double fw_prob[FW_BINS], fw_cum[FW_BINS];	/* their probabilities */
 	struct sampler *samp;	/* GC's write amplification (NULL: none) */
 	bool oom;		/* an allocation failed inside a submit */
 	bool stuck;		/* the write path could not move */
@@ -144,12 +163,40 @@ double wp_write(struct sim *s, double bytes, double host_cap, double max_dt,
 		const struct overwrite *ow, double *slc_share);
 void wp_trim(struct sim *s, double slc_bytes, double nat_bytes, bool whole);
 
+/* latency.c */
+void latency_init(struct sim *s);
+double latency_fw_factor(struct sim *s);		/* one I/O's draw */
+double latency_page_factor(const struct sim *s, uint64_t page_hash);
+/* n bulk writes of mean latency lat (s); l_w0 is an unhindered write's,
+   t_fw its firmware part. */
+void wlat_add(const struct sim *s, struct wlat *wl, struct lat_hist *h, uint64_t n,
+	      double lat, double l_w0, double t_fw, double bs, double qd);
+
 /* timing.c */
 uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len);
 uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len);
 uint64_t timing_other(struct sim *s, uint64_t t);
 uint64_t timing_slot(struct sim *s, uint64_t t);	/* interface depth */
 void timing_slot_done(struct sim *s, uint64_t t_done);
+
+/*
+ * Builds with SSDBENCH_SIM_CHECKS (the sanitizer build) check the
+ * accounting invariant after every submit and every fluid slice, so every
+ * simulated run, not only the unit tests, stops at the first broken
+ * relation with an error instead of measuring a drive that cannot exist.
+ */
+static inline int sim_self_check(const struct sim *s, struct sb_err *e)
+{
+#ifdef SSDBENCH_SIM_CHECKS
+	if (sim_check_invariants(s, e))
+		return sb_err_wrap(e, "sim %s: accounting invariant broken at %.6f s",
+				   s->p.name, s->wp.t);
+#else
+	(void)s;
+	(void)e;
+#endif
+	return 0;
+}
 
 static inline double ns_to_s(uint64_t ns) { return (double)ns * 1e-9; }
 static inline uint64_t s_to_ns(double s) { return s <= 0 ? 0 : (uint64_t)(s * 1e9 + 0.5); }

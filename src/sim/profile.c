@@ -7,6 +7,8 @@
 #include "sim/profile.h"
 
 #include <ctype.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
@@ -60,6 +62,7 @@ static const struct key_desc keys[] = {
 	D(wr_cap_kiops, 0.001, 1e5, NEED_ALWAYS, false, 0, "controller write command cap, kIOPS"),
 	D(t_commit_us, 0, 1e6, NEED_NONE, false, 20, "flush: commit after the buffer drains, us"),
 	D(wbuf_mib, 0.0625, 65536, NEED_NONE, false, 64, "write buffer, MiB"),
+	D(wbuf_release_kib, 0, 1048576, NEED_NONE, false, 0, "a full write buffer gets room back in units this large (a program or GC unit), so a write that finds it full waits for a whole unit: the write tail; KiB, 0 = room comes back continuously"),
 	I(units, 1, 65536, NEED_ALWAYS, 0, "NAND units (dies x planes)"),
 	I(channels, 1, 1024, NEED_ALWAYS, 0, "NAND channels"),
 	D(ch_gbs, 0.001, 1000, NEED_ALWAYS, false, 0, "bandwidth per channel, GB/s"),
@@ -71,6 +74,8 @@ static const struct key_desc keys[] = {
 	D(t_susp_us, 0, 1e6, NEED_NONE, false, 0, "program/erase suspend bounds a read's wait to this, us (0 = no suspend)"),
 	D(t_prog_us, 0, 1e6, NEED_NONE, false, 0, "native page program, us"),
 	D(t_bers_us, 0, 1e6, NEED_NONE, false, 0, "block erase, us"),
+	D(tr_spread, 0, 0.9, NEED_NONE, false, 0, "page types (LSB/CSB/MSB, QLC's four) of native media read at tR x (1-s) .. tR x (1+s), evenly spaced, mean tR"),
+	D(t_fw_cv, 0, 2, NEED_NONE, false, 0, "controller and firmware service-time variation: coefficient of variation of a mean-1 lognormal factor on t_fw_rd_us and t_fw_wr_us"),
 	{ "route", K_ROUTE, offsetof(struct sim_profile, route), 0, 0, NEED_ALWAYS, false, 0, "write routing: direct, slc_then_direct, slc_only" },
 	D(slc_static_gb, 0, 1e6, NEED_SLC, true, 0, "static SLC pool, GB"),
 	D(slc_dyn_max_gb, 0, 1e6, NEED_SLC, true, 0, "largest dynamic SLC cache, GB"),
@@ -227,12 +232,14 @@ static int set_key(struct sim_profile *p, const struct key_desc *k,
 	return sb_errf(e, "%s: key '%s': unknown type", origin, k->key);
 }
 
+static int unknown_key(const char *where, const char *key, struct sb_err *e);
+
 int profile_set(struct sim_profile *p, const char *key, const char *value,
 		const char *origin, struct sb_err *e)
 {
 	const struct key_desc *k = find_key(key);
 	if (!k)
-		return sb_errf(e, "%s: unknown key '%s'", origin, key);
+		return unknown_key(origin, key, e);
 	return set_key(p, k, value, origin, e);
 }
 
@@ -260,10 +267,67 @@ static bool key_needed(const struct key_desc *k, const struct sim_profile *p)
 	return false;
 }
 
+/* When a key with no default is needed, for `sim show`. */
+static const char *need_text(enum key_need n)
+{
+	switch (n) {
+	case NEED_SLC: return "needed only by the SLC routes";
+	case NEED_SLC_ONLY: return "needed only by route slc_only";
+	case NEED_GC: return "needed only with GC, rho_eff > 0";
+	case NEED_ALWAYS:
+	case NEED_NONE: break;
+	}
+	return "optional";
+}
+
 struct profile_reader {
 	struct sim_profile *p;
-	bool seen[NKEYS];
+	int line[NKEYS];	/* where each key was given; 0: not given */
 };
+
+/* Edit distance, for "did you mean"; keys are short. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 63 || lb > 63)
+		return SIZE_MAX;
+	size_t row[64];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+static int unknown_key(const char *where, const char *key, struct sb_err *e)
+{
+	const char *best = NULL;
+	size_t bd = SIZE_MAX;
+	for (size_t i = 0; i < NKEYS; i++) {
+		size_t d = edit_distance(key, keys[i].key);
+		if (d < bd) {
+			bd = d;
+			best = keys[i].key;
+		}
+	}
+	/* A suggestion only when it is plausibly a typo. */
+	if (best && bd <= 1 + strlen(key) / 4)
+		return sb_errf(e, "%s: unknown key '%s' (did you mean '%s'? 'ssdbench sim show' lists every key)",
+			       where, key, best);
+	return sb_errf(e, "%s: unknown key '%s' ('ssdbench sim show' lists every key)", where, key);
+}
 
 /* Sections are allowed for readability and carry no meaning. */
 static int profile_entry(void *ctx, const struct ini_entry *en, struct sb_err *e)
@@ -275,12 +339,156 @@ static int profile_entry(void *ctx, const struct ini_entry *en, struct sb_err *e
 		return sb_errf(e, "%s: expected 'key = value', got '%s'", en->where, en->key);
 	const struct key_desc *k = find_key(en->key);
 	if (!k)
-		return sb_errf(e, "%s: unknown key '%s'", en->where, en->key);
+		return unknown_key(en->where, en->key, e);
 	size_t idx = (size_t)(k - keys);
-	if (r->seen[idx])
-		return sb_errf(e, "%s: key '%s' given twice", en->where, en->key);
-	r->seen[idx] = true;
+	if (r->line[idx])
+		return sb_errf(e, "%s: key '%s' given twice (first on line %d)", en->where,
+			       en->key, r->line[idx]);
+	r->line[idx] = en->line > 0 ? en->line : 1;
 	return set_key(r->p, k, en->value, en->where, e);
+}
+
+/* Where a cross-key check points: the file, and the line of each key. */
+struct check_ctx {
+	const char *origin;
+	const int *line;	/* per entry of keys[]; NULL or 0: not known */
+	struct sb_err *e;
+};
+
+static int key_err(const struct check_ctx *c, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int key_err(const struct check_ctx *c, const char *key, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	const struct key_desc *k = find_key(key);
+	int line = c->line && k ? c->line[k - keys] : 0;
+	if (line > 0)
+		return sb_errf(c->e, "%s:%d: key '%s': %s", c->origin, line, key, msg);
+	return sb_errf(c->e, "%s: key '%s': %s", c->origin, key, msg);
+}
+
+/*
+ * Physical space while SLC holds data: each dynamic SLC byte costs m
+ * native bytes, so with the whole dynamic cache full and the rest of the
+ * drive's data native, free space is R - U - (m-1)·S_dyn_max.  Where that
+ * is negative the drive only works if folding gives space back faster
+ * than the host takes it in every regime that runs at low free space;
+ * the write path has no regime for running out (wpath.c choose()), so a
+ * profile that cannot is refused here, naming the key to change.
+ */
+static int check_space(const struct sim_profile *p, const struct check_ctx *c)
+{
+	double m = p->bits_per_cell;
+	double worst = p->phys_gb - p->user_gb - (m - 1) * p->slc_dyn_max_gb;
+	if (p->route == ROUTE_SLC_ONLY) {
+		/* Window shut: the host writes native at stall_rate while
+		   folding frees m-1 bytes per byte. */
+		if (p->stall_rate_gbs > (m - 1) * p->fold_rate_gbs)
+			return key_err(c, "stall_rate_gbs",
+				       "%g GB/s of host writes while the window is shut take more physical space than folding at fold_rate_gbs %g GB/s gives back (%g GB/s at %d bits per cell); lower it to at most %g",
+				       p->stall_rate_gbs, p->fold_rate_gbs,
+				       (m - 1) * p->fold_rate_gbs, p->bits_per_cell,
+				       (m - 1) * p->fold_rate_gbs);
+		return 0;
+	}
+	if (p->route != ROUTE_SLC_THEN_DIRECT || worst >= 0)
+		return 0;
+	if (p->nrounds == 0 || p->f_fg_gb <= 0) {
+		/* No foreground rounds: background folding alone must keep up
+		   with direct writes. */
+		if ((m - 1) * p->f_bg_gbs < p->w_dir_gbs)
+			return key_err(c, "f_bg_gbs",
+				       "with a full cache the drive needs %g GB more physical space than it has (phys_gb %g, user_gb %g, slc_dyn_max_gb %g at %d bits per cell), and background folding at %g GB/s frees %g GB/s, less than direct writes take (w_dir_gbs %g); raise it to at least %g or give fold rounds (f_fg_gb, rounds)",
+				       -worst, p->phys_gb, p->user_gb, p->slc_dyn_max_gb,
+				       p->bits_per_cell, p->f_bg_gbs, (m - 1) * p->f_bg_gbs,
+				       p->w_dir_gbs, p->w_dir_gbs / (m - 1));
+		return 0;
+	}
+	/* Rounds start at f_fg and run back to back while free space stays
+	   below it: a round must give space back overall, and never dip
+	   below zero on the way. */
+	double net = 0, low = 0;
+	for (int i = 0; i < p->nrounds; i++) {
+		const struct sim_round_seg *sg = &p->rounds[i];
+		double fold = (p->w_dir_gbs - sg->host_gbs) / p->kappa_fg;
+		double secs = sg->fold_gb / fold;
+		net += (m - 1) * sg->fold_gb - sg->host_gbs * secs;
+		low = net < low ? net : low;
+	}
+	if (net <= 0)
+		return key_err(c, "rounds",
+			       "a fold round takes %g GB more physical space than it gives back (host writes outrun folding at kappa_fg %g), so the drive runs out of space once the cache is full; lower the segments' host rates or kappa_fg",
+			       -net, p->kappa_fg);
+	if (p->f_fg_gb + low < 0)
+		return key_err(c, "f_fg_gb",
+			       "a fold round dips %g GB below where it starts, more than the %g GB of free space that starts it; raise f_fg_gb to at least %g",
+			       -low, p->f_fg_gb, -low);
+	return 0;
+}
+
+static int check_profile(const struct sim_profile *p, const struct check_ctx *c)
+{
+	double U = p->user_gb, R = p->phys_gb, m = p->bits_per_cell;
+	if (p->wbuf_release_kib > p->wbuf_mib * 1024)
+		return key_err(c, "wbuf_release_kib", "%g KiB is more than the whole write buffer (wbuf_mib %g)",
+			       p->wbuf_release_kib, p->wbuf_mib);
+	if (p->bits_per_cell == 0) {
+		if (p->route != ROUTE_DIRECT)
+			return key_err(c, "route", "in-place media (bits_per_cell 0) has no SLC cache; use direct");
+		if (p->rho_eff > 0)
+			return key_err(c, "rho_eff", "in-place media (bits_per_cell 0) does no GC; use 0");
+		return 0;
+	}
+	if ((p->bits_per_cell == 1 || p->bits_per_cell == 2) && p->route != ROUTE_DIRECT)
+		return key_err(c, "bits_per_cell", "an SLC cache needs TLC (3) or QLC (4) media");
+	if (R < U)
+		return key_err(c, "phys_gb", "%g GB of physical space cannot hold %g GB of user data",
+			       R, U);
+	if (p->route != ROUTE_DIRECT) {
+		if (p->slc_static_gb + p->slc_dyn_max_gb <= 0)
+			return key_err(c, "slc_dyn_max_gb", "an SLC route needs a cache (static + dynamic > 0)");
+		if (m * p->slc_dyn_max_gb + p->f_res_gb > R)
+			return key_err(c, "slc_dyn_max_gb", "%g GB of SLC at %d bits per cell plus f_res_gb %g GB exceed phys_gb %g GB",
+				       p->slc_dyn_max_gb, p->bits_per_cell, p->f_res_gb, R);
+		if (p->slc_static_gb + p->slc_dyn_max_gb > U)
+			return key_err(c, "slc_dyn_max_gb", "the cache (%g GB) is larger than the drive (%g GB)",
+				       p->slc_static_gb + p->slc_dyn_max_gb, U);
+	}
+	if (p->route == ROUTE_SLC_THEN_DIRECT) {
+		if (p->f_fg_gb > 0 && p->nrounds == 0)
+			return key_err(c, "rounds", "missing: f_fg_gb %g GB starts fold rounds, so they need a profile",
+				       p->f_fg_gb);
+		for (int i = 0; i < p->nrounds; i++)
+			if (p->rounds[i].host_gbs >= p->w_dir_gbs)
+				return key_err(c, "rounds", "segment %d runs the host at %g GB/s, not below w_dir_gbs %g: it would fold nothing",
+					       i + 1, p->rounds[i].host_gbs, p->w_dir_gbs);
+	}
+	if (p->route == ROUTE_SLC_ONLY) {
+		if (p->win_open_gb > p->slc_static_gb + p->slc_dyn_max_gb)
+			return key_err(c, "win_open_gb", "larger than the cache");
+	}
+	if (p->rho_eff <= 0)
+		return key_err(c, "rho_eff", "NAND media (bits_per_cell %d) needs GC, so rho_eff > 0",
+			       p->bits_per_cell);
+	if (p->route == ROUTE_SLC_ONLY && p->fold_rate_gbs <= 0)
+		return key_err(c, "fold_rate_gbs", "slc_only needs folding while the host writes, or a full cache never reopens");
+	if (R - U <= 0)
+		return key_err(c, "rho_eff", "GC needs phys_gb above user_gb");
+	if (p->f_lo_gb + p->w_burst_gb > R - U)
+		return key_err(c, "w_burst_gb", "f_lo_gb + w_burst_gb (%g GB) exceed the spare space phys_gb - user_gb (%g GB)",
+			       p->f_lo_gb + p->w_burst_gb, R - U);
+	return check_space(p, c);
+}
+
+int profile_check(const struct sim_profile *p, const char *origin, struct sb_err *e)
+{
+	struct check_ctx c = { origin, NULL, e };
+	return check_profile(p, &c);
 }
 
 int profile_parse(const char *text, const char *origin, struct sim_profile *p,
@@ -290,70 +498,15 @@ int profile_parse(const char *text, const char *origin, struct sim_profile *p,
 	set_defaults(p);
 	if (ini_parse(text, origin, profile_entry, &r, e))
 		return -1;
-	const bool *seen = r.seen;
+	if (!r.line[find_key("route") - keys])
+		return sb_errf(e, "%s: missing key 'route': how the drive routes writes, one of direct (no SLC cache), slc_then_direct (SLC while there is room, then native), slc_only (every write through SLC)",
+			       origin);
 	for (size_t i = 0; i < NKEYS; i++)
-		if (!seen[i] && key_needed(&keys[i], p))
+		if (!r.line[i] && key_needed(&keys[i], p))
 			return sb_errf(e, "%s: missing key '%s' (%s), needed for route %s",
 				       origin, keys[i].key, keys[i].help, route_name(p->route));
-	return profile_check(p, origin, e);
-}
-
-int profile_check(const struct sim_profile *p, const char *origin, struct sb_err *e)
-{
-	double U = p->user_gb, R = p->phys_gb, m = p->bits_per_cell;
-	if (p->bits_per_cell == 0) {
-		if (p->route != ROUTE_DIRECT)
-			return sb_errf(e, "%s: key 'route': in-place media (bits_per_cell 0) has no SLC cache; use direct",
-				       origin);
-		if (p->rho_eff > 0)
-			return sb_errf(e, "%s: key 'rho_eff': in-place media (bits_per_cell 0) does no GC; use 0",
-				       origin);
-		return 0;
-	}
-	if (p->bits_per_cell == 1 || p->bits_per_cell == 2) {
-		if (p->route != ROUTE_DIRECT)
-			return sb_errf(e, "%s: key 'bits_per_cell': an SLC cache needs TLC (3) or QLC (4) media",
-				       origin);
-	}
-	if (R < U)
-		return sb_errf(e, "%s: key 'phys_gb': %g GB of physical space cannot hold %g GB of user data",
-			       origin, R, U);
-	if (p->route != ROUTE_DIRECT) {
-		if (p->slc_static_gb + p->slc_dyn_max_gb <= 0)
-			return sb_errf(e, "%s: key 'slc_dyn_max_gb': an SLC route needs a cache (static + dynamic > 0)",
-				       origin);
-		if (m * p->slc_dyn_max_gb + p->f_res_gb > R)
-			return sb_errf(e, "%s: key 'slc_dyn_max_gb': %g GB of SLC at %d bits per cell plus f_res_gb %g GB exceed phys_gb %g GB",
-				       origin, p->slc_dyn_max_gb, p->bits_per_cell, p->f_res_gb, R);
-		if (p->slc_static_gb + p->slc_dyn_max_gb > U)
-			return sb_errf(e, "%s: key 'slc_dyn_max_gb': the cache (%g GB) is larger than the drive (%g GB)",
-				       origin, p->slc_static_gb + p->slc_dyn_max_gb, U);
-	}
-	if (p->route == ROUTE_SLC_THEN_DIRECT) {
-		if (p->f_fg_gb > 0 && p->nrounds == 0)
-			return sb_errf(e, "%s: missing key 'rounds': f_fg_gb %g GB starts fold rounds, so they need a profile",
-				       origin, p->f_fg_gb);
-		for (int i = 0; i < p->nrounds; i++)
-			if (p->rounds[i].host_gbs >= p->w_dir_gbs)
-				return sb_errf(e, "%s: key 'rounds': segment %d runs the host at %g GB/s, not below w_dir_gbs %g: it would fold nothing",
-					       origin, i + 1, p->rounds[i].host_gbs, p->w_dir_gbs);
-	}
-	if (p->route == ROUTE_SLC_ONLY) {
-		if (p->win_open_gb > p->slc_static_gb + p->slc_dyn_max_gb)
-			return sb_errf(e, "%s: key 'win_open_gb': larger than the cache", origin);
-	}
-	if (p->rho_eff <= 0)
-		return sb_errf(e, "%s: key 'rho_eff': NAND media (bits_per_cell %d) needs GC, so rho_eff > 0",
-			       origin, p->bits_per_cell);
-	if (p->route == ROUTE_SLC_ONLY && p->fold_rate_gbs <= 0)
-		return sb_errf(e, "%s: key 'fold_rate_gbs': slc_only needs folding while the host writes, or a full cache never reopens",
-			       origin);
-	if (p->rho_eff > 0 && R - U <= 0)
-		return sb_errf(e, "%s: key 'rho_eff': GC needs phys_gb above user_gb", origin);
-	if (p->f_lo_gb + p->w_burst_gb > R - U && p->rho_eff > 0)
-		return sb_errf(e, "%s: key 'w_burst_gb': f_lo_gb + w_burst_gb (%g GB) exceed the spare space phys_gb - user_gb (%g GB)",
-			       origin, p->f_lo_gb + p->w_burst_gb, R - U);
-	return 0;
+	struct check_ctx c = { origin, r.line, e };
+	return check_profile(p, &c);
 }
 
 void profile_scale(struct sim_profile *p, double scale)
@@ -401,39 +554,51 @@ void profile_write_ini(const struct sim_profile *p, char *buf, unsigned len)
 	size_t used = 0;
 	buf[0] = 0;
 #define OUT(...) do { if (used < len) used += (size_t)snprintf(buf + used, len - used, __VA_ARGS__); } while (0)
-	/* Keys the route needs, and the others where they differ from their
-	   defaults: the output parses back into the same profile. */
+	/* Every key, so a reader sees what the model uses; a key left at its
+	   default says so.  The output parses back into the same profile. */
 	for (size_t i = 0; i < NKEYS; i++) {
 		const struct key_desc *k = &keys[i];
 		const char *field = (const char *)p + k->off;
-		bool need = key_needed(k, p);
+		bool dflt = !key_needed(k, p);
 		switch (k->type) {
 		case K_STR:
-			if (need || *field)
-				OUT("%-16s = %s\n", k->key, field);
+			OUT("%-16s = %s", k->key, field);
+			dflt = false;
 			break;
 		case K_BOOL:
-			if (*(const bool *)field)
-				OUT("%-16s = yes\n", k->key);
+			OUT("%-16s = %s", k->key, *(const bool *)field ? "yes" : "no");
+			dflt = !*(const bool *)field;
 			break;
-		case K_ROUTE: OUT("%-16s = %s\n", k->key, route_name(p->route)); break;
+		case K_ROUTE:
+			OUT("%-16s = %s", k->key, route_name(p->route));
+			dflt = false;
+			break;
 		case K_INT:
-			if (need || *(const int *)field != (int)k->dflt)
-				OUT("%-16s = %d\n", k->key, *(const int *)field);
+			OUT("%-16s = %d", k->key, *(const int *)field);
+			dflt = dflt && *(const int *)field == (int)k->dflt;
 			break;
 		case K_DOUBLE:
-			if (need || *(const double *)field != k->dflt)
-				OUT("%-16s = %.6g\n", k->key, *(const double *)field);
+			if (dflt && *(const double *)field == k->dflt && k->dflt < k->lo) {
+				/* Never set, and 0 is no valid value: a key of
+				   another route or of GC. */
+				OUT("# %-14s = (not set: %s)\n", k->key, need_text(k->need));
+				continue;
+			}
+			OUT("%-16s = %.6g", k->key, *(const double *)field);
+			dflt = dflt && *(const double *)field == k->dflt;
 			break;
 		case K_ROUNDS:
-			if (p->nrounds == 0)
-				break;
+			if (p->nrounds == 0) {
+				OUT("# %-14s = (none: no foreground fold rounds)\n", k->key);
+				continue;
+			}
 			OUT("%-16s =", k->key);
 			for (int r = 0; r < p->nrounds; r++)
 				OUT("%s %.6g@%.6g", r ? "," : "", p->rounds[r].fold_gb, p->rounds[r].host_gbs);
-			OUT("\n");
+			dflt = false;
 			break;
 		}
+		OUT("%s\n", dflt ? "   # default" : "");
 	}
 #undef OUT
 }

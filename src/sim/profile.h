@@ -47,6 +47,7 @@ struct sim_profile {
 	double wr_cap_kiops;	/* controller write command cap */
 	double t_commit_us;	/* flush: after the buffer is empty */
 	double wbuf_mib;	/* write buffer */
+	double wbuf_release_kib;	/* buffer room comes back in these units */
 
 	/* NAND geometry and reads */
 	int units;		/* dies x planes */
@@ -58,6 +59,8 @@ struct sim_profile {
 	double n_rr;		/* retry cost in tR */
 	double t_susp_us;	/* program/erase suspend bound, 0 = none */
 	double t_prog_us, t_bers_us;
+	double tr_spread;	/* page types read at tR*(1-s .. 1+s), mean tR */
+	double t_fw_cv;		/* firmware time variation (lognormal CV) */
 
 	/* write routing and the SLC cache */
 	enum sim_route route;

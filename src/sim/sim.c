@@ -53,6 +53,8 @@ int sim_open(const struct sim_profile *p, uint64_t seed, struct sim **out,
 	jitter_init(&s->jit, p->tau_s, seed);
 	rng_seed(&s->rng_retry, seed ^ 0x7265747279ull);
 	rng_seed(&s->rng_collide, seed ^ 0x636f6c6c6964ull);
+	rng_seed(&s->rng_fw, seed ^ 0x6677ull);
+	latency_init(s);
 
 	s->core_free = calloc((size_t)p->cores, sizeof *s->core_free);
 	s->unit_free = calloc((size_t)p->units, sizeof *s->unit_free);
@@ -213,6 +215,8 @@ int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e)
 		return sb_errf(e, "sim %s: the write path cannot move (no host rate, no folding)",
 			       s->p.name);
 	}
+	if (sim_self_check(s, e))
+		return -1;
 	timing_slot_done(s, done);
 	double busy = ns_to_s(done);
 	if (busy > s->wp.last_busy)

@@ -78,13 +78,17 @@ struct sim_stream {
 	uint64_t span_off, span_len;	/* bytes */
 	uint64_t start_off;	/* sequential: first offset (inside the span) */
 	uint64_t seed;		/* random offsets */
+	uint32_t read_pct;	/* 1..99: a random mix, this share of the I/Os
+				   read (`write` is then ignored); 0: none */
 };
 
 struct sim_slice {
 	uint64_t t_start_ns, t_end_ns;	/* absolute, on the model clock */
-	uint64_t bytes, ios;
+	uint64_t bytes, ios;		/* a mixed stream: its reads */
 	const struct lat_hist *lat;	/* completions of this slice */
 	uint64_t next_off;		/* sequential: where the stream stands */
+	uint64_t wbytes, wios;		/* a mixed stream's writes */
+	const struct lat_hist *wlat;
 };
 
 /* 0 go on, 1 stop the stream, -1 abort (the callback filled e). */

@@ -93,7 +93,8 @@ static uint64_t interference_ns(struct sim *s, uint64_t at)
 uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 {
 	const struct sim_profile *p = &s->p;
-	uint64_t start = reserve(pick_core(s), t, us(p->t_ctrl_us)) + us(p->t_fw_rd_us);
+	uint64_t start = reserve(pick_core(s), t, us(p->t_ctrl_us)) +
+			 us(p->t_fw_rd_us * latency_fw_factor(s));
 	uint64_t page = (uint64_t)(p->page_kib * 1024.0);
 	uint64_t end = start;
 	for (uint64_t o = 0; o < len; ) {
@@ -106,11 +107,13 @@ uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 		o += n;
 		if (tag == CH_UNMAPPED)
 			continue;	/* nothing stored: no NAND access */
-		double tr = tag == CH_SLC && p->tr_slc_us > 0 ? p->tr_slc_us : p->tr_nat_us;
+		uint64_t ph = hash64(pg);
+		double tr = tag == CH_SLC && p->tr_slc_us > 0 ? p->tr_slc_us :
+			    p->tr_nat_us * latency_page_factor(s, ph);
 		uint64_t svc = us(tr);
 		if (p->p_rr > 0 && rng_unit(&s->rng_retry) < p->p_rr)
 			svc += us(p->n_rr * tr);
-		uint32_t unit = (uint32_t)(hash64(pg) % (uint64_t)p->units);
+		uint32_t unit = (uint32_t)(ph % (uint64_t)p->units);
 		uint64_t wait = interference_ns(s, start);
 		uint64_t a = reserve(&s->unit_free[unit], start + wait, svc);
 		uint64_t b = reserve(&s->ch_free[unit % (uint32_t)p->channels], a,
@@ -120,16 +123,27 @@ uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 	return reserve(&s->link_free[0], end, xfer_ns((double)len, p->link_rd_gbs));
 }
 
-/* Buffer admission: the earliest time >= t at which `len` more bytes fit. */
+/*
+ * Buffer admission: the earliest time >= t at which `len` more bytes fit.
+ * Drained bytes give their room back a release unit at a time (at the
+ * drain of the byte that completes the unit), so a write that finds the
+ * buffer full waits for a whole unit (latency.c).
+ */
 static uint64_t wbuf_admit(struct sim *s, uint64_t t, uint32_t len)
 {
 	uint64_t cap = (uint64_t)(s->p.wbuf_mib * 1048576.0);
+	uint64_t unit = (uint64_t)(s->p.wbuf_release_kib * 1024.0);
 	uint64_t adm = max_u64(t, s->wb_last_adm);
 	for (;;) {
 		while (s->wb_len && s->wb[s->wb_head].drain_end <= adm) {
-			s->wb_bytes -= s->wb[s->wb_head].bytes;
+			s->wb_unreleased += s->wb[s->wb_head].bytes;
 			s->wb_head = (s->wb_head + 1) % s->wb_cap;
 			s->wb_len--;
+			uint64_t back = unit ? s->wb_unreleased / unit * unit : s->wb_unreleased;
+			if (!s->wb_len)
+				back = s->wb_unreleased;	/* empty: all of it */
+			s->wb_bytes -= back;
+			s->wb_unreleased -= back;
 		}
 		if (!s->wb_len || s->wb_bytes + len <= cap)
 			break;
@@ -163,9 +177,12 @@ uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 {
 	const struct sim_profile *p = &s->p;
 	double t_core_us = p->cores / (p->wr_cap_kiops * 1e3) * 1e6;
-	uint64_t fw = reserve(pick_core(s), t, us(t_core_us)) + us(p->t_fw_wr_us);
+	uint64_t fw = reserve(pick_core(s), t, us(t_core_us)) +
+		      us(p->t_fw_wr_us * latency_fw_factor(s));
 	int li = p->link_shared ? 0 : 1;
 	uint64_t landed = reserve(&s->link_free[li], fw, xfer_ns((double)len, p->link_wr_gbs));
+	s->wr_land_ns += landed - t;
+	s->wr_land_n++;
 
 	/* Drain through the write path, one chunk at a time so each piece
 	   knows what it overwrites. */

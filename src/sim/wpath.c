@@ -56,6 +56,35 @@ static double foldable(const struct sim *s)
 	return s->p.route == ROUTE_SLC_ONLY ? slc_bytes(s) : s->wp.S_dyn;
 }
 
+/*
+ * Foreground GC's hysteresis: on below f_lo while there is stale data,
+ * off when nothing is stale or (no bank to spend) when something else, a
+ * trim, gave the space back; with a bank, bursts spend it.  Returns
+ * whether GC runs.
+ */
+static bool gc_update(struct sim *s, double F)
+{
+	struct wpath *w = &s->wp;
+	const struct sim_profile *p = &s->p;
+	if (!(p->rho_eff > 0 && s->m > 0))
+		return false;
+	if (!w->gc_active && F < s->f_lo && w->T_i > EPS_B)
+		w->gc_active = true;
+	if (w->gc_active && (w->T_i <= EPS_B ||
+			     (p->beta <= 0 && F >= s->f_lo + s->w_burst + ROOM_MIN))) {
+		w->gc_active = false;
+		w->burst = false;
+	}
+	if (w->gc_active) {
+		if (!w->burst && p->beta > 0 && s->w_burst > 0 &&
+		    F >= s->f_lo + s->w_burst)
+			w->burst = true;
+		if (w->burst && F <= s->f_lo)
+			w->burst = false;
+	}
+	return w->gc_active;
+}
+
 /* Update the modes that have hysteresis, then name the regime. */
 static enum regime choose(struct sim *s)
 {
@@ -72,6 +101,10 @@ static enum regime choose(struct sim *s)
 			w->win_open = false;
 			w->fg_seen = true;
 		}
+		/* Folding lands in native blocks, so GC must make room for
+		   them as on any drive (regime_rates slows folding by it). */
+		gc_update(s, F);
+		w->burst = false;
 		return w->win_open ? RG_SLC : RG_STALL;
 	}
 	if (p->route == ROUTE_SLC_THEN_DIRECT &&
@@ -86,25 +119,8 @@ static enum regime choose(struct sim *s)
 		}
 		return RG_ROUND;
 	}
-	if (s->p.rho_eff > 0 && s->m > 0) {
-		if (!w->gc_active && F < s->f_lo && w->T_i > EPS_B)
-			w->gc_active = true;
-		/* Done when nothing is stale, or (no bank to spend) when
-		   something else, a trim, gave the space back. */
-		if (w->gc_active && (w->T_i <= EPS_B ||
-				     (p->beta <= 0 && F >= s->f_lo + s->w_burst + ROOM_MIN))) {
-			w->gc_active = false;
-			w->burst = false;
-		}
-		if (w->gc_active) {
-			if (!w->burst && p->beta > 0 && s->w_burst > 0 &&
-			    F >= s->f_lo + s->w_burst)
-				w->burst = true;
-			if (w->burst && F <= s->f_lo)
-				w->burst = false;
-			return w->burst ? RG_BURST : RG_GC;
-		}
-	}
+	if (gc_update(s, F))
+		return w->burst ? RG_BURST : RG_GC;
 	return RG_DIRECT;
 }
 
@@ -283,6 +299,14 @@ static void regime_rates(struct sim *s, enum regime rg, double host_cap,
 		r->h = 0;
 		break;
 	}
+	if ((rg == RG_SLC || rg == RG_STALL) && w->gc_active) {
+		/* slc_only under GC: the die time of the copies comes out of
+		   folding, and GC reclaims what folding and native host
+		   writes take, with its over-reclaim. */
+		wa = waf_inst(s);
+		r->fold /= 1.0 + p->kappa_gc * (wa - 1.0);
+		r->gc = (1.0 + p->beta) * (r->fold + (r->to_slc ? 0 : r->h));
+	}
 	if (r->h > host_cap) {
 		/* The queue, not the drive, sets the pace; GC keeps its ratio. */
 		r->gc *= host_cap / r->h;
@@ -411,6 +435,7 @@ static double step_apply(struct sim *s, const struct rates *r, double dt,
 		w->journal += b;
 		if (w->journal >= s->journal_b - EPS_B) {
 			w->journal = 0;
+			w->journal_flushes++;
 			w->t += s->journal_stall_s;	/* the host path waits */
 		}
 	}

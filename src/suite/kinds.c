@@ -24,7 +24,7 @@ const struct param_desc step_common_params[] = {
 
 const struct param_desc suite_params[] = {
 	{ "interval", PT_DURATION, 0, 60, NULL, "sample interval of every workload" },
-	{ "seed", PT_UINT, 0, 1e18, NULL, "seed of offsets and data; 0 = from the clock" },
+	{ "seed", PT_UINT, 0, 1e18, NULL, "seed of offsets and data: a number, auto or 0 (a fixed seed on a simulated drive, one from the clock on a real one) or random (from the clock); the seed used is recorded with the run" },
 	{ "steps", PT_ENUM_LIST, 0, 0, NULL, "the steps in the order to run them (default: the methodology's)" },
 	{ NULL, 0, 0, 0, NULL, NULL },
 };

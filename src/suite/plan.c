@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/rng.h"
 #include "common/units.h"
 #include "suite/kinds.h"
 #include "suite/presets.h"
@@ -240,6 +241,14 @@ int plan_set_kv(struct plan *p, const char *step, const char *key,
 				       key);
 		d = &suite_params[i];
 		v = &p->suite[i];
+		if (!strcmp(key, "seed") &&
+		    (!strcmp(value, "auto") || !strcmp(value, "random"))) {
+			/* Resolved to a number when the run starts
+			   (plan_resolve_seed), so the run records the one used. */
+			memset(v, 0, sizeof *v);
+			snprintf(v->text, sizeof v->text, "%s", value);
+			goto record;
+		}
 		if (!strcmp(key, "steps")) {
 			/* Step names are the choices; checked by plan_order. */
 			if (plan_order(p, value, true, e))
@@ -283,6 +292,17 @@ record:
 	snprintf(v->origin, sizeof v->origin, "%s", origin ? origin : "");
 	v->order = ++p->nsettings;
 	return 0;
+}
+
+void plan_resolve_seed(struct plan *p, bool is_sim, uint64_t entropy)
+{
+	struct param_value *v = &p->suite[param_index(suite_params, "seed")];
+	if (v->u)
+		return;
+	bool fixed = is_sim && strcmp(v->text, "random");
+	uint64_t x = entropy;
+	v->u = fixed ? PLAN_SIM_SEED : (splitmix64(&x) % 1000000000000000000ull) | 1;
+	snprintf(v->text, sizeof v->text, "%llu", (unsigned long long)v->u);
 }
 
 int plan_set(struct plan *p, const char *setting, const char *origin,

@@ -134,6 +134,16 @@ const char *plan_preset_names(void);
  * One setting "step.key=value" (or "suite.key=value"); `origin` says where
  * it came from, for later messages ("--set", "plan.ini:7").
  */
+/*
+ * The seed a run uses.  `seed=auto` (the default) is a fixed seed on a
+ * simulated drive, so two runs of a plan on the same drive are identical,
+ * and one drawn from `entropy` (the clock) on a real drive; `seed=random`
+ * draws one everywhere.  Afterwards the plan holds the number, so the
+ * recorded plan repeats the run.
+ */
+#define PLAN_SIM_SEED 1
+void plan_resolve_seed(struct plan *p, bool is_sim, uint64_t entropy);
+
 int plan_set(struct plan *p, const char *setting, const char *origin,
 	     struct sb_err *e);
 int plan_set_kv(struct plan *p, const char *step, const char *key,

@@ -69,7 +69,7 @@ const struct step_template step_templates[] = {
 	{ NULL, NULL, HALF_CSSD, NULL, NULL, NULL },
 };
 
-const char suite_defaults[] = "interval=100ms seed=0";
+const char suite_defaults[] = "interval=100ms seed=auto";
 
 /*
  * `quick`: every step, scaled.  Shares instead of absolute regions so a

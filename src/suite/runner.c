@@ -7,9 +7,11 @@
  */
 #include "suite/runner.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/json.h"
 #include "device/host.h"
@@ -289,13 +291,24 @@ int suite_start(struct store *s, const struct plan *p,
 		const struct suite_opts *o, int64_t *run_id,
 		enum suite_outcome *out, struct sb_err *e)
 {
-	struct run_state rs = { .s = s, .p = p, .o = o };
+	/* The plan as it runs: with the seed it uses, which is recorded. */
+	struct plan *rp = malloc(sizeof *rp);
+	if (!rp)
+		return sb_errno(e, ENOMEM, "plan");
+	*rp = *p;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	plan_resolve_seed(rp, !strncmp(o->target, "sim:", 4),
+			  (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec);
+	struct run_state rs = { .s = s, .p = rp, .o = o };
 	snprintf(rs.rec.target, sizeof rs.rec.target, "%s", o->target);
 	rs.rec.file_size = o->file_size;
 	rs.rec.destroy_data = o->destroy_data;
-	rs.rec.plan_text = plan_canonical(p);
-	if (!rs.rec.plan_text)
+	rs.rec.plan_text = plan_canonical(rp);
+	if (!rs.rec.plan_text) {
+		free(rp);
 		return sb_errf(e, "out of memory for the plan's text");
+	}
 	char *params = suite_record_json(&rs.rec);
 	char *host = host_facts_json_string();
 	struct run_begin b = {
@@ -313,6 +326,7 @@ int suite_start(struct store *s, const struct plan *p,
 		rc = run_plan(&rs, false, out, e);
 	}
 	free(rs.rec.plan_text);
+	free(rp);
 	return rc;
 }
 

@@ -1,0 +1,154 @@
+/*
+ * Service-time distributions (SIMULATOR.md §3, §7): what gives a simulated
+ * drive's latency a body and a tail instead of one value per path.
+ *
+ *   body  - page types: native pages of an m-bit cell read at m evenly
+ *           spaced times tR x (1-s) .. tR x (1+s) (LSB/CSB/MSB on TLC, as
+ *           SimpleSSD's LatencyTLC), fixed by the page's address;
+ *         - controller and firmware variation: t_fw times a mean-1
+ *           lognormal factor of coefficient of variation t_fw_cv.
+ *   tails - read retry, waiting behind a program or erase (timing.c);
+ *         - write-buffer release units: a full buffer gets its room back
+ *           a program/GC unit at a time, so the writes that find it full
+ *           wait for a whole unit while the others pass at the body's
+ *           latency (timing.c for single I/Os, wlat_add for bulk writes);
+ *         - journal flushes and write-path stalls (wpath.c, fluid.c).
+ *
+ * The lognormal is kept as FW_BINS bins (the quantile at each bin's middle
+ * probability), so a discrete I/O draws a bin and a bulk slice spreads its
+ * I/Os over the bins by their probabilities: both paths give the same
+ * distribution, and a bulk slice costs O(FW_BINS), not O(I/Os).
+ */
+#include <math.h>
+
+#include "sim/model.h"
+
+/* Standard normal quantile by bisection on erfc: FW_BINS values at open. */
+static double normal_quantile(double p)
+{
+	double lo = -10, hi = 10;
+	for (int i = 0; i < 80; i++) {
+		double mid = (lo + hi) / 2;
+		if (0.5 * erfc(-mid / sqrt(2.0)) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/*
+ * The bins' upper probability bounds: FW_BODY equal bins up to 0.99, then
+ * one per nine up to 99.9999 %, so the tail of the lognormal is there to
+ * the depth a tail measurement reads (not cut at the last equal bin).
+ */
+static double bin_hi(int i)
+{
+	if (i < FW_BODY)
+		return 0.99 * (i + 1) / FW_BODY;
+	if (i == FW_BINS - 1)
+		return 1.0;
+	return 1.0 - 0.01 * pow(0.1, i - FW_BODY + 1);
+}
+
+void latency_init(struct sim *s)
+{
+	double cv = s->p.t_fw_cv;
+	double sigma = sqrt(log(1.0 + cv * cv)), mu = -sigma * sigma / 2;
+	double sum = 0, lo = 0;
+	for (int i = 0; i < FW_BINS; i++) {
+		double hi = bin_hi(i);
+		s->fw_prob[i] = hi - lo;
+		s->fw_cum[i] = hi;
+		s->fw_bin[i] = cv > 0 ? exp(mu + sigma * normal_quantile((lo + hi) / 2)) : 1.0;
+		sum += s->fw_bin[i] * s->fw_prob[i];
+		lo = hi;
+	}
+	/* Mean exactly 1: the bins' midpoints miss a little of the tail. */
+	for (int i = 0; i < FW_BINS; i++)
+		s->fw_bin[i] /= sum;
+}
+
+double latency_fw_factor(struct sim *s)
+{
+	if (s->p.t_fw_cv <= 0)
+		return 1.0;
+	/* The body's bins are equal: index them directly (a search costs
+	   a branch miss per level, which was most of a read's draw). */
+	double u = rng_unit(&s->rng_fw), body = s->fw_cum[FW_BODY - 1];
+	if (u < body) {
+		int i = (int)(u / body * FW_BODY);
+		return s->fw_bin[i < FW_BODY ? i : FW_BODY - 1];
+	}
+	for (int i = FW_BODY; i < FW_BINS - 1; i++)
+		if (u < s->fw_cum[i])
+			return s->fw_bin[i];
+	return s->fw_bin[FW_BINS - 1];
+}
+
+double latency_page_factor(const struct sim *s, uint64_t page_hash)
+{
+	int m = s->m;
+	if (m < 2 || s->p.tr_spread <= 0)
+		return 1.0;
+	/* The page's type comes from its address, as on real media. */
+	int type = (int)((page_hash >> 17) % (uint64_t)m);
+	return 1.0 - s->p.tr_spread + 2.0 * s->p.tr_spread * type / (m - 1);
+}
+
+/* `count` I/Os whose latency is base + t_fw x the firmware factor. */
+static void add_body(const struct sim *s, struct wlat *wl, struct lat_hist *h,
+		     uint64_t count, double base, double t_fw)
+{
+	if (!count)
+		return;
+	if (s->p.t_fw_cv <= 0 || t_fw <= 0) {
+		hist_add_n(h, s_to_ns(base + t_fw), count);
+		return;
+	}
+	uint64_t given = 0;
+	for (int i = 0; i < FW_BINS; i++) {
+		wl->bin_carry[i] += (double)count * s->fw_prob[i];
+		uint64_t k = (uint64_t)wl->bin_carry[i];
+		if (k > count - given)
+			k = count - given;
+		wl->bin_carry[i] -= (double)k;
+		hist_add_n(h, s_to_ns(base + t_fw * s->fw_bin[i]), k);
+		given += k;
+	}
+	/* Rounding left some: they take the median bin. */
+	if (given < count)
+		hist_add_n(h, s_to_ns(base + t_fw * s->fw_bin[FW_BINS / 2]), count - given);
+}
+
+void wlat_add(const struct sim *s, struct wlat *wl, struct lat_hist *h, uint64_t n,
+	      double lat, double l_w0, double t_fw, double bs, double qd)
+{
+	double unit = s->p.wbuf_release_kib * 1024.0;
+	if (!n)
+		return;
+	if (unit <= 0 || qd * bs >= unit || lat <= l_w0 * (1 + 1e-9)) {
+		/* Room comes back continuously, or so finely against the
+		   queue that every write waits for some of it, or the host
+		   sets the pace: every I/O waits its share. */
+		add_body(s, wl, h, n, lat - t_fw, t_fw);
+		return;
+	}
+	/* The buffer is the limit: each release unit lets the qd writes
+	   that waited for it through at once; the rest pass at l_w0.  The
+	   waits carry exactly the latency the rate demands (Little). */
+	wl->excess += (double)n * (lat - l_w0);
+	wl->waits += (double)n * bs / unit * qd;
+	uint64_t k = (uint64_t)wl->waits;
+	if (k > n)
+		k = n;
+	add_body(s, wl, h, n - k, l_w0 - t_fw, t_fw);
+	if (k) {
+		/* Each whole wait takes its share; a partial one keeps the
+		   rest for the write that completes it. */
+		double each = wl->excess / wl->waits;
+		add_body(s, wl, h, k, l_w0 - t_fw + each, t_fw);
+		wl->excess -= each * (double)k;
+		wl->waits -= (double)k;
+	}
+}
