@@ -158,6 +158,12 @@ int plan_init(struct plan *p, const char *preset, struct sb_err *e)
 		snprintf(st->name, sizeof st->name, "%s", t->name);
 		st->kind = step_kind_find(t->kind);
 		assert(st->kind);
+		/* A kind with more parameters than a step has room for would
+		   write past st->v: refused, never overrun. */
+		if (step_nparams(st) > PLAN_STEP_PARAMS_MAX)
+			return sb_errf(e, "step kind %s has %d parameters, more than "
+				       "the %d a plan step holds", t->kind,
+				       step_nparams(st), PLAN_STEP_PARAMS_MAX);
 		st->half = t->half;
 		st->summary = t->summary;
 		st->needs = t->needs;

@@ -87,7 +87,7 @@ struct step_estimate {
 	bool exact;
 };
 
-#define PLAN_STEP_PARAMS_MAX 24
+#define PLAN_STEP_PARAMS_MAX 40
 
 struct plan_step {
 	char name[32];		/* unique in the plan: "seq_precond" */
