@@ -16,6 +16,11 @@ PACKAGES+=(chromium)
 # against and the faults are made with.
 PACKAGES+=(qemu-system-x86 linux-image-amd64 busybox-static cpio nvme-cli
            smartmontools fdisk dmsetup mdadm kmod file)
+# The fuzzers (make fuzz, and a few seconds each in make test): clang's
+# libFuzzer and sanitizer runtimes.
+PACKAGES+=(clang libclang-rt-14-dev)
+# The Debian package and its test.
+PACKAGES+=(debhelper dpkg-dev)
 
 mode=${1:-all}
 missing=()

@@ -27,13 +27,16 @@ for t in build/san/tests/test_*; do
 	line=$(printf '%s\n' "$out" | grep -E '^[a-z_0-9-]+: [0-9]+ passed, [0-9]+ failed' | tail -1)
 	p=$(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"$line")
 	f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
+	k=$(sed -nE 's/.* ([0-9]+) skipped.*/\1/p' <<<"$line")
 	if [ -z "$line" ]; then p=0; f=1; fi
+	skipped=$((skipped + ${k:-0}))
 	if [ $rc -ne 0 ] && [ "${f:-0}" -eq 0 ]; then f=1; fi
 	passed=$((passed + p)); failed=$((failed + f))
 	if [ "$f" -ne 0 ]; then
 		failures+=("$name"); printf '%s\n' "$out" | tail -40
 	fi
-	echo "unit $name: $p passed, $f failed"
+	echo "unit $name: $p passed, $f failed, ${k:-0} skipped"
+	[ "${k:-0}" -gt 0 ] && printf '%s\n' "$out" | grep '^  skip ' 
 done
 
 for s in tests/integration/test_*.sh; do
@@ -51,6 +54,21 @@ for s in tests/integration/test_*.sh; do
 	   echo "integration $name: FAILED (${secs}s), last lines of $log:"; tail -30 "$log" ;;
 	esac
 done
+
+# Each fuzzer for a few seconds under ASan/UBSan (make fuzz runs them
+# longer); missing fuzzers (no clang here) are a skip, not a pass.
+if [ -z "$pattern" ] || [[ fuzz == *$pattern* ]]; then
+	if ls build/fuzz/bin/fuzz_* >/dev/null 2>&1; then
+		out=$(tests/fuzz/run.sh "${FUZZ_TEST_SECONDS:-3}" 2>&1)
+		printf '%s\n' "$out" | grep -v '^fuzz: [0-9]* passed'
+		fp=$(sed -nE 's/^fuzz: ([0-9]+) passed.*/\1/p' <<<"$out")
+		ff=$(sed -nE 's/^fuzz: .* ([0-9]+) failed.*/\1/p' <<<"$out")
+		passed=$((passed + ${fp:-0})); failed=$((failed + ${ff:-1}))
+		[ "${ff:-1}" -ne 0 ] && failures+=(fuzz)
+	else
+		skipped=$((skipped + 1)); echo "fuzz: skipped: no build/fuzz/bin (make fuzz-build)"
+	fi
+fi
 
 # The VM tests (tests/vm/): one guest boots for all that match; each counts
 # as its own test, skipped with the reason when qemu or a kernel is missing.

@@ -179,10 +179,25 @@ static int bin_per_io(const struct fio_log_entry *l, size_t n, unsigned dir,
 		      unsigned slice_ms, struct trace_pt **out, size_t *nout,
 		      struct sb_err *e)
 {
-	uint64_t last = 0;
+	uint64_t first = UINT64_MAX, last = 0;
 	for (size_t i = 0; i < n; i++)
-		if (l[i].dir == dir && l[i].t_ms > last)
-			last = l[i].t_ms;
+		if (l[i].dir == dir) {
+			if (l[i].t_ms > last)
+				last = l[i].t_ms;
+			if (l[i].t_ms < first)
+				first = l[i].t_ms;
+		}
+	/* Completions that all carry one time give no duration: a rate
+	   from them would be a rate over a made-up millisecond. */
+	if (first == last)
+		return sb_errf(e, "the %s entries of the log all have the time "
+			       "%llu ms: no duration to take rates over",
+			       dir_name(dir), (unsigned long long)last);
+	if (last / slice_ms >= FIO_LOG_MAX_SLICES)
+		return sb_errf(e, "the log's times reach %llu ms, more than %u "
+			       "slices of %u ms; give a longer --slice",
+			       (unsigned long long)last, FIO_LOG_MAX_SLICES,
+			       slice_ms);
 	size_t ns = (size_t)(last / slice_ms) + 1;
 	struct trace_pt *t = calloc(ns, sizeof *t);
 	if (!t)

@@ -93,6 +93,9 @@ struct fio_trace_info {
  *
  * Latency logs are not traces (fails).
  */
+/* Per-I/O logs are binned into at most this many slices (at 100 ms, 19
+   days; at 1 ms, 4.6 hours): 400 MB of trace. */
+#define FIO_LOG_MAX_SLICES (1u << 24)
 int fio_log_to_trace(const struct fio_log_entry *l, size_t n,
 		     enum fio_log_kind kind, unsigned dir, unsigned slice_ms,
 		     struct trace_pt **out, size_t *nout,

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -97,8 +98,20 @@ static int open_file(const char *path, const struct open_opts *o, int *fd,
 		flags |= O_CREAT;
 	bool existed = access(path, F_OK) == 0;
 	*fd = open(path, flags, 0644);
-	if (*fd >= 0)
+	if (*fd >= 0) {
+		/* One writer per file, as O_EXCL gives one per block device:
+		   two runs writing one file would measure each other. */
+		if (o->write && flock(*fd, LOCK_EX | LOCK_NB)) {
+			int err = errno;
+			close(*fd);
+			*fd = -1;
+			if (err == EWOULDBLOCK)
+				return sb_errf(e, "%s: the file is in use by another "
+					       "ssdbench run writing to it", path);
+			return sb_errno(e, err, "%s: cannot lock it", path);
+		}
 		return 0;
+	}
 	int err = errno;
 	if (err == EINVAL) {
 		/* open(2) says EINVAL with O_DIRECT: the filesystem has no direct I/O. */
@@ -193,7 +206,10 @@ int uring_open(const char *spec, const struct open_opts *o,
 					 (unsigned long long)o->create_size);
 				goto fail;
 			}
-			fstat(fd, &st);
+			if (fstat(fd, &st)) {
+				sb_errno(e, errno, "%s: fstat", spec);
+				goto fail;
+			}
 		}
 		file_facts(fd, &st, &t->facts);
 	}

@@ -272,11 +272,17 @@ static void emit_consistency(enum trace_metric m,
 		json_object_end(w);
 		return;
 	}
-	printf("  consistency (%s): %.1f %% from the slices (99.9 %% value "
-	       "%.0f over mean %.0f %s, sd %.0f); %.1f %% from %u-slice "
-	       "(1 s) samples\n", trace_metric_name(m), r->fine.score,
+	/* A score from too few samples is none, not "nan %". */
+	char fine[32] = "no score", coarse[32] = "no score";
+	if (isfinite(r->fine.score))
+		snprintf(fine, sizeof fine, "%.1f %%", r->fine.score);
+	if (isfinite(r->coarse.score))
+		snprintf(coarse, sizeof coarse, "%.1f %%", r->coarse.score);
+	printf("  consistency (%s): %s from the slices (99.9 %% value "
+	       "%.0f over mean %.0f %s, sd %.0f); %s from %u-slice "
+	       "(1 s) samples\n", trace_metric_name(m), fine,
 	       shown(m, r->fine.p01), shown(m, r->fine.mean), unit_of(m),
-	       shown(m, r->fine.stddev), r->coarse.score, r->group);
+	       shown(m, r->fine.stddev), coarse, r->group);
 }
 
 static void json_bstat(struct json_writer *w, const char *key,

@@ -15,6 +15,7 @@
 #include "cli/analyze_out.h"
 #include "cli/commands.h"
 #include "cli/run_view.h"
+#include "common/file_read.h"
 #include "common/units.h"
 #include "findings/findings.h"
 #include "store/store.h"
@@ -47,38 +48,6 @@ static void usage(FILE *out)
 		STORE_DEFAULT_PATH);
 }
 
-static int read_file(const char *path, char **buf, size_t *len,
-		     struct sb_err *e)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return sb_errno(e, errno, "cannot open %s", path);
-	size_t cap = 1 << 16, n = 0;
-	char *b = malloc(cap);
-	while (b) {
-		n += fread(b + n, 1, cap - n, f);
-		if (n < cap)
-			break;
-		char *more = realloc(b, cap *= 2);
-		if (!more) {
-			free(b);
-			b = NULL;
-		} else {
-			b = more;
-		}
-	}
-	int err = ferror(f);
-	fclose(f);
-	if (!b)
-		return sb_errno(e, ENOMEM, "reading %s", path);
-	if (err) {
-		free(b);
-		return sb_errf(e, "reading %s failed", path);
-	}
-	*buf = b;
-	*len = n;
-	return 0;
-}
 
 static int parse_pct(const char *s, double *out, struct sb_err *e)
 {
@@ -107,7 +76,7 @@ static int analyze_fio_log(const char *path, const char *log_type,
 			       "IOPS logs, or give --log-type", path);
 	char *text;
 	size_t len;
-	if (read_file(path, &text, &len, e))
+	if (file_read_text(path, "fio log", FILE_LIMIT_LOG, &text, &len, e))
 		return -1;
 	struct fio_log_entry *l;
 	size_t n;
@@ -178,7 +147,7 @@ static int analyze_fio_json(const char *path, struct json_writer *w,
 {
 	char *text;
 	size_t len;
-	if (read_file(path, &text, &len, e))
+	if (file_read_text(path, "fio JSON file", FILE_LIMIT_JSON, &text, &len, e))
 		return -1;
 	struct fio_job_summary *jobs;
 	size_t n;
@@ -420,9 +389,18 @@ int cmd_analyze(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	/* JSON is built in memory and printed whole: an error part-way
+	   leaves stdout one error object, never half a document. */
 	struct json_writer jw, *w = NULL;
+	char *jbuf = NULL;
+	size_t jlen = 0;
+	FILE *jout = NULL;
 	if (o.json) {
-		json_init(&jw, stdout, true);
+		if (!(jout = open_memstream(&jbuf, &jlen))) {
+			perror("ssdbench analyze");
+			return 1;
+		}
+		json_init(&jw, jout, true);
 		json_object_begin(&jw, NULL);
 		w = &jw;
 	}
@@ -436,6 +414,16 @@ int cmd_analyze(int argc, char **argv)
 	if (w && !rc) {
 		json_object_end(w);
 		json_finish(w);
+	}
+	if (jout) {
+		bool lost = fclose(jout) != 0;
+		if (!rc && !lost)
+			fwrite(jbuf, 1, jlen, stdout);
+		free(jbuf);
+		if (rc || lost)
+			json_print_error(stdout, rc ? e.msg : "out of memory");
+		if (lost && !rc)
+			rc = sb_errf(&e, "out of memory for the JSON output");
 	}
 	if (rc) {
 		fflush(stdout);

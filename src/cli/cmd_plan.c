@@ -73,6 +73,11 @@ int cmd_plan(int argc, char **argv)
 	}
 	if (o.settings) {
 		char *text = plan_canonical(p);
+		if (!text) {
+			fprintf(stderr, "ssdbench plan: out of memory\n");
+			free(p);
+			return 1;
+		}
 		fputs(text, stdout);
 		free(text);
 	} else {

@@ -5,6 +5,7 @@
  * or JSON of what was measured, also when the run fails or is interrupted.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "cli/run_output.h"
 #include "cli/run_sink.h"
 #include "common/rng.h"
+#include "device/file_mark.h"
 #include "device/host.h"
 #include "device/safety.h"
 #include "device/target_json.h"
@@ -152,7 +154,7 @@ int cmd_run(int argc, char **argv)
 	struct engine *eng = NULL;
 	struct run_sink sink = { .progress = isatty(2), .label = "" };
 	struct engine_result res = { 0 };
-	bool have_res = false;
+	bool have_res = false, store_failed = false;
 	if (!o) {
 		fprintf(stderr, "ssdbench run: out of memory\n");
 		return 1;
@@ -181,6 +183,23 @@ int cmd_run(int argc, char **argv)
 	struct stat st;
 	bool is_file = is_path && (stat(o->target, &st) ? errno == ENOENT : S_ISREG(st.st_mode));
 	bool fill = is_file && file_needs_fill(o->target, o->size);
+	bool created = is_file && access(o->target, F_OK) != 0;
+	/* Filling writes the whole file: never silently to one ssdbench did
+	   not make (a sparse VM image has holes too). */
+	if (fill && any_reads(o) && !created && !file_is_ours(o->target)) {
+		if (!o->destroy_data) {
+			sb_errf(&e, "%s exists and has unwritten parts (holes, or "
+				"--size beyond its end); reading them would measure "
+				"nothing, so the whole file would first be written "
+				"with random data, destroying its contents. Give "
+				"--destroy-data to allow that, or a new file",
+				o->target);
+			goto usage;
+		}
+		fprintf(stderr, "ssdbench run: --destroy-data: writing all of %s "
+			"with random data before reading it; its contents are "
+			"lost\n", o->target);
+	}
 	struct safety_request sr = { .path = o->target, .write = write || fill,
 				     .destroy_data = o->destroy_data };
 	if (is_path && safety_check(&sr, &e))
@@ -193,6 +212,8 @@ int cmd_run(int argc, char **argv)
 	};
 	if (engine_open(&eo, &eng, &e))
 		goto fail;
+	if (created)
+		file_mark_ours(o->target);	/* a later fill needs no flag */
 	const struct target_facts *facts = engine_facts(eng);
 	if (run_options_resolve(o, facts->size, &e))
 		goto usage;
@@ -227,10 +248,17 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "ssdbench run: polling was asked for but the device cannot "
 			"poll; ran in mode '%s'\n", res.mode);
 	struct sb_err se;
-	if (store_end(&sink, &res, status, rc ? e.msg : NULL, &se))
-		fprintf(stderr, "ssdbench run: results database: %s\n", se.msg);
+	/* "run N stored" only when it was: a database that filled up, vanished
+	   or failed kept less than the run measured, and the exit says so. */
+	bool stored = sink.st != NULL;
+	if (store_end(&sink, &res, status, rc ? e.msg : NULL, &se)) {
+		fprintf(stderr, "ssdbench run: results database: %s; run %" PRId64
+			" was NOT stored completely\n", se.msg, sink.run_id);
+		stored = false;
+		store_failed = true;
+	}
 	if (have_res) {
-		struct run_report rep = { .res = &res, .w = w, .run_id = sink.st ? sink.run_id : 0,
+		struct run_report rep = { .res = &res, .w = w, .run_id = stored ? sink.run_id : 0,
 					  .status = status, .error = rc ? e.msg : NULL,
 					  .batch = res.batch,
 					  .iopoll = o->iopoll, .sqpoll = o->sqpoll, .mib = o->mib };
@@ -243,7 +271,7 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "ssdbench run: %s\n", e.msg);
 		exit_code = 1;
 	} else {
-		exit_code = cli_interrupted ? 130 : 0;
+		exit_code = store_failed ? 1 : cli_interrupted ? 130 : 0;
 	}
 	goto out;
 usage:

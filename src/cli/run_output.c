@@ -30,8 +30,10 @@ void run_print_summary(FILE *out, const struct run_report *r)
 	fprintf(out, "engine %s, mode %s, batch %u%s\n", res->backend,
 		res->mode[0] ? res->mode : "-", r->batch,
 		r->run_id ? "" : ", not stored");
-	if (r->run_id)
+	if (r->run_id && !strcmp(r->status, "done"))
 		fprintf(out, "run %" PRId64 " stored\n", r->run_id);
+	else if (r->run_id)	/* what it kept is in the status line below */
+		fprintf(out, "run %" PRId64 " stored as %s\n", r->run_id, r->status);
 	bool marked = false;
 	for (uint32_t i = 0; i < res->nworkloads; i++) {
 		const struct workload_result *wr = &res->wl[i];

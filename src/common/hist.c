@@ -48,12 +48,6 @@ void hist_merge(struct lat_hist *dst, const struct lat_hist *src)
 		dst->hi = src->hi;
 }
 
-void hist_copy(struct lat_hist *dst, const struct lat_hist *src)
-{
-	hist_reset(dst);
-	hist_merge(dst, src);
-}
-
 uint64_t hist_bucket_low(uint32_t i)
 {
 	if (i < HIST_SUB)
@@ -128,17 +122,6 @@ uint64_t hist_percentile(const struct lat_hist *h, double p)
 double hist_mean(const struct lat_hist *h)
 {
 	return h->count ? (double)h->sum / (double)h->count : 0.0;
-}
-
-uint64_t hist_count_at_most(const struct lat_hist *h, uint64_t v)
-{
-	if (h->count == 0)
-		return 0;
-	uint32_t top = hist_index(v);
-	uint64_t n = 0;
-	for (uint32_t i = h->lo; i <= h->hi && i <= top; i++)
-		n += h->buckets[i];
-	return n;
 }
 
 /* --- serialisation ------------------------------------------------------ */

@@ -70,7 +70,6 @@ struct lat_hist *hist_new(void);	/* zeroed and reset; NULL on ENOMEM */
 void hist_free(struct lat_hist *h);
 void hist_reset(struct lat_hist *h);
 void hist_merge(struct lat_hist *dst, const struct lat_hist *src);
-void hist_copy(struct lat_hist *dst, const struct lat_hist *src);
 
 /* Smallest and largest value that map to bucket i. */
 uint64_t hist_bucket_low(uint32_t i);
@@ -88,9 +87,6 @@ void hist_percentiles(const struct lat_hist *h, const double *ps, size_t n,
 		      uint64_t *out);
 
 double hist_mean(const struct lat_hist *h);
-
-/* How many samples are <= v (bucket-resolution: exact for v < 1024 ns). */
-uint64_t hist_count_at_most(const struct lat_hist *h, uint64_t v);
 
 /*
  * Compact serialisation for the store: a version byte, then varints of

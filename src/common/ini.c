@@ -1,12 +1,14 @@
 #include "common/ini.h"
 
+#include "common/file_read.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define INI_MAX_FILE (1u << 20)
+#define INI_MAX_FILE FILE_LIMIT_INI
 
 static char *trim(char *s)
 {
@@ -109,43 +111,5 @@ int ini_parse(const char *text, const char *origin, ini_entry_fn fn,
 int ini_read_file(const char *path, const char *what, char **text,
 		  struct sb_err *e)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return sb_errno(e, errno, "%s %s", what, path);
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
-	int rc = 0;
-	if (!buf) {
-		fclose(f);
-		return sb_errno(e, ENOMEM, "%s %s", what, path);
-	}
-	size_t got;
-	while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += got;
-		if (len > INI_MAX_FILE) {
-			rc = sb_errf(e, "%s %s is larger than 1 MiB", what, path);
-			break;
-		}
-		if (len + 1 == cap) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				rc = sb_errno(e, ENOMEM, "%s %s", what, path);
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	if (!rc && ferror(f))
-		rc = sb_errf(e, "%s %s: read error", what, path);
-	fclose(f);
-	if (!rc && memchr(buf, '\0', len))
-		rc = sb_errf(e, "%s %s is not text", what, path);
-	if (rc) {
-		free(buf);
-		return -1;
-	}
-	buf[len] = '\0';
-	*text = buf;
-	return 0;
+	return file_read_text(path, what, INI_MAX_FILE, text, NULL, e);
 }

@@ -155,3 +155,14 @@ char *json_to_string(void (*fill)(struct json_writer *w, const void *arg),
 		buf[len - 1] = '\0';
 	return buf;
 }
+
+void json_print_error(FILE *out, const char *msg)
+{
+	struct json_writer w;
+	json_init(&w, out, false);
+	json_object_begin(&w, NULL);
+	json_string(&w, "error", msg);
+	json_object_end(&w);
+	json_finish(&w);
+}
+

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/json_check.h"
+
 #define JSON_MAX_DEPTH 32
 
 struct json_writer {
@@ -38,8 +40,7 @@ void json_null(struct json_writer *w, const char *key);
    as it is: for JSON the database keeps as text (params, facts, specs). */
 void json_raw(struct json_writer *w, const char *key, const char *text);
 
-/* Is `text` exactly one JSON value (RFC 8259), surrounding space allowed? */
-bool json_valid(const char *text);
+
 
 /* Finish the document with a newline. */
 void json_finish(struct json_writer *w);
@@ -53,5 +54,9 @@ char *json_to_string(void (*fill)(struct json_writer *w, const void *arg),
 
 /* Write `s` as a quoted JSON string (exposed for CSV/other emitters). */
 void json_write_escaped(FILE *out, const char *s);
+
+/* {"error": "msg"} and a newline: what a --json command prints on stdout
+   when it fails, so stdout is always one JSON document. */
+void json_print_error(FILE *out, const char *msg);
 
 #endif

@@ -11,12 +11,15 @@
 /* Parse a non-negative decimal number; `end` gets the first unused char. */
 static int parse_number(const char *s, double *out, const char **end)
 {
-	if (!s || !*s || *s == '-' || isspace((unsigned char)*s))
+	/* Decimal only: strtod also takes "0x1p12", "inf" and "nan", which
+	   no one means as a size or a time. */
+	if (!s || !(isdigit((unsigned char)*s) || *s == '.'))
 		return -1;
 	char *p;
 	errno = 0;
 	double v = strtod(s, &p);
-	if (p == s || errno || !isfinite(v) || v < 0)
+	if (p == s || errno || !isfinite(v) || v < 0 || memchr(s, 'x', (size_t)(p - s)) ||
+	    memchr(s, 'X', (size_t)(p - s)))
 		return -1;
 	*out = v;
 	*end = p;

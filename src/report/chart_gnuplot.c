@@ -9,6 +9,8 @@
  */
 #include "report/chart.h"
 
+#include "common/utf8.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -33,26 +35,76 @@ static bool name_ok(const char *name)
 	return name[0] != '.';
 }
 
-/* A gnuplot double-quoted string: backslash and quote escaped. */
+/*
+ * Text from outside (a run's name, a target's path, a drive's model string,
+ * a database someone handed over) reaches gnuplot only through here, and
+ * only characters on a whitelist pass: gnuplot runs `cmd` inside
+ * double-quoted strings, `system "cmd"` at the start of any line and
+ * expands @macros, so a backquote, a newline or a control character must
+ * never reach a script.  Letters, digits, space, the punctuation below and
+ * well-formed UTF-8 pass; other control characters become a space, every
+ * other byte '?'.  The SVG terminal escapes '<' and '&' itself.
+ */
+static bool gp_char_ok(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') ||
+	       (c && strchr(" !#%&()*+,-./:;<=>?[]^_{|}~'\"", c));
+}
+
+/* `s` cleaned as above; `quote` doubled (gnuplot's single-quoted strings)
+   or, with `swap`, turned into the other quote (data-file fields). */
+static void gp_text(FILE *f, const char *s, char quote, bool swap)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		if (*p >= 0x80) {
+			size_t n = utf8_seq_len(p);
+			if (n) {
+				fwrite(p, 1, n, f);
+				p += n;
+			} else {
+				fputc('?', f);
+				p++;
+			}
+			continue;
+		}
+		unsigned char c = *p++;
+		if (c < 0x20 || c == 0x7f)
+			c = ' ';
+		else if (!gp_char_ok(c))
+			c = '?';
+		if (c == (unsigned char)quote) {
+			fputc(swap ? (quote == '"' ? '\'' : '"') : quote, f);
+			if (swap)
+				continue;
+		}
+		fputc(c, f);
+	}
+}
+
+/* A gnuplot string in single quotes: no escapes, no substitution. */
 static void gp_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		if (*s != '\n')
-			fputc(*s, f);
-	}
-	fputc('"', f);
+	fputc('\'', f);
+	gp_text(f, s, '\'', false);
+	fputc('\'', f);
 }
 
 /* A quoted field in the data file; gnuplot data has no escapes. */
 static void dat_label(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++)
-		fputc(*s == '"' ? '\'' : *s == '\n' ? ' ' : *s, f);
+	gp_text(f, s, '"', true);
 	fputc('"', f);
+}
+
+/* A comment line of a script or data file: one line, whatever `s` holds. */
+static void gp_comment(FILE *f, const char *what, const char *s)
+{
+	fprintf(f, "# %s", what);
+	gp_text(f, s, 0, false);
+	fputc('\n', f);
 }
 
 static bool point_drawable(const struct chart *c, double x, double y)
@@ -262,9 +314,8 @@ static void write_script(FILE *f, const struct chart *c, double bar_ymax)
 	snprintf(svg, sizeof(svg), "%s.svg", c->name);
 	snprintf(png, sizeof(png), "%s.png", c->name);
 
-	fputs("# ", f);
-	fputs(c->title, f);
-	fprintf(f, "\n# Written by ssdbench from %s; edit and re-run with:"
+	gp_comment(f, "", c->title);
+	fprintf(f, "# Written by ssdbench from %s; edit and re-run with:"
 		   " gnuplot %s.gp\n", dat, c->name);
 	fputs("set encoding utf8\n"
 	      "set terminal svg size 960,540 dynamic noenhanced "
@@ -341,8 +392,9 @@ int chart_write(const struct chart *c, const char *dir, struct sb_err *e)
 	FILE *f = open_in(dir, c->name, "dat", e);
 	if (!f)
 		return -1;
-	fprintf(f, "# %s\n# x: %s\n# y: %s\n", c->title, c->x.label,
-		c->y.label);
+	gp_comment(f, "", c->title);
+	gp_comment(f, "x: ", c->x.label);
+	gp_comment(f, "y: ", c->y.label);
 	double ymax = 0;
 	if (c->kind == CHART_BARS)
 		ymax = write_bar_data(f, c);

@@ -1,170 +1,63 @@
 /*
- * A recursive-descent walk over JSON that records only the top level.
- * Nested values are skipped with the same grammar, so a malformed document
- * anywhere is refused rather than half-read.
+ * The top-level members of a JSON object, read with jansson.  The whole
+ * document is parsed first, so a malformed one anywhere is refused rather
+ * than half-read; members come in the order they were written (jansson
+ * keeps insertion order).
  */
 #include "report/json_scan.h"
 
+#include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct cursor {
-	const char *p;
-	int depth;
-};
-
-#define MAX_DEPTH 64
-
-static void skip_ws(struct cursor *c)
+static void copy(char *buf, size_t len, const char *s, size_t n)
 {
-	while (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r')
-		c->p++;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
 }
 
-static void put(char *buf, size_t len, size_t *n, char ch)
+/* A value as the report shows it: a string unescaped, anything else as
+   JSON text (numbers as %.15g gives them back for what our writer wrote). */
+static void member_value(json_t *v, struct json_member *m)
 {
-	if (buf && *n + 1 < len)
-		buf[(*n)++] = ch;
-}
-
-static int hexval(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
-/* Encode a code point as UTF-8 into buf. */
-static void put_utf8(char *buf, size_t len, size_t *n, unsigned cp)
-{
-	if (cp < 0x80) {
-		put(buf, len, n, (char)cp);
-	} else if (cp < 0x800) {
-		put(buf, len, n, (char)(0xc0 | (cp >> 6)));
-		put(buf, len, n, (char)(0x80 | (cp & 0x3f)));
-	} else {
-		put(buf, len, n, (char)(0xe0 | (cp >> 12)));
-		put(buf, len, n, (char)(0x80 | ((cp >> 6) & 0x3f)));
-		put(buf, len, n, (char)(0x80 | (cp & 0x3f)));
-	}
-}
-
-/* A string at c->p (on the opening quote), unescaped into buf if given. */
-static int scan_string(struct cursor *c, char *buf, size_t len)
-{
-	size_t n = 0;
-	if (*c->p != '"')
-		return -1;
-	c->p++;
-	for (;;) {
-		unsigned char ch = (unsigned char)*c->p++;
-		if (ch == '\0' || ch < 0x20)
-			return -1;
-		if (ch == '"')
-			break;
-		if (ch != '\\') {
-			put(buf, len, &n, (char)ch);
-			continue;
-		}
-		char esc = *c->p++;
-		switch (esc) {
-		case '"': case '\\': case '/': put(buf, len, &n, esc); break;
-		case 'b': put(buf, len, &n, '\b'); break;
-		case 'f': put(buf, len, &n, '\f'); break;
-		case 'n': put(buf, len, &n, '\n'); break;
-		case 'r': put(buf, len, &n, '\r'); break;
-		case 't': put(buf, len, &n, '\t'); break;
-		case 'u': {
-			unsigned cp = 0;
-			for (int i = 0; i < 4; i++) {
-				int h = hexval(*c->p++);
-				if (h < 0)
-					return -1;
-				cp = cp * 16 + (unsigned)h;
-			}
-			/* Surrogates are not worth pairing for a report. */
-			put_utf8(buf, len, &n, cp >= 0xd800 && cp < 0xe000
-						       ? '?' : cp);
-			break;
-		}
-		default:
-			return -1;
-		}
-	}
-	if (buf && len)
-		buf[n] = '\0';
-	return 0;
-}
-
-static int scan_value(struct cursor *c, enum json_kind *kind);
-
-static int scan_container(struct cursor *c, char close, bool object)
-{
-	if (++c->depth > MAX_DEPTH)
-		return -1;
-	c->p++;
-	skip_ws(c);
-	if (*c->p == close) {
-		c->p++;
-		c->depth--;
-		return 0;
-	}
-	for (;;) {
-		enum json_kind k;
-		skip_ws(c);
-		if (object) {
-			if (scan_string(c, NULL, 0))
-				return -1;
-			skip_ws(c);
-			if (*c->p++ != ':')
-				return -1;
-			skip_ws(c);
-		}
-		if (scan_value(c, &k))
-			return -1;
-		skip_ws(c);
-		if (*c->p == ',') {
-			c->p++;
-			continue;
-		}
-		if (*c->p++ != close)
-			return -1;
-		c->depth--;
-		return 0;
-	}
-}
-
-static int scan_literal(struct cursor *c, const char *word)
-{
-	size_t n = strlen(word);
-	if (strncmp(c->p, word, n))
-		return -1;
-	c->p += n;
-	return 0;
-}
-
-static int scan_value(struct cursor *c, enum json_kind *kind)
-{
-	switch (*c->p) {
-	case '"': *kind = JK_STRING; return scan_string(c, NULL, 0);
-	case '{': *kind = JK_OBJECT; return scan_container(c, '}', true);
-	case '[': *kind = JK_ARRAY; return scan_container(c, ']', false);
-	case 't': *kind = JK_BOOL; return scan_literal(c, "true");
-	case 'f': *kind = JK_BOOL; return scan_literal(c, "false");
-	case 'n': *kind = JK_NULL; return scan_literal(c, "null");
-	default: {
-		char *end;
-		*kind = JK_NUMBER;
-		strtod(c->p, &end);
-		if (end == c->p)
-			return -1;
-		c->p = end;
-		return 0;
-	}
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		m->kind = JK_STRING;
+		copy(m->value, sizeof m->value, json_string_value(v),
+		     strlen(json_string_value(v)));
+		return;
+	case JSON_INTEGER:
+		m->kind = JK_NUMBER;
+		snprintf(m->value, sizeof m->value, "%" JSON_INTEGER_FORMAT,
+			 json_integer_value(v));
+		return;
+	case JSON_REAL:
+		m->kind = JK_NUMBER;
+		snprintf(m->value, sizeof m->value, "%.15g", json_real_value(v));
+		return;
+	case JSON_TRUE:
+	case JSON_FALSE:
+		m->kind = JK_BOOL;
+		snprintf(m->value, sizeof m->value, "%s",
+			 json_is_true(v) ? "true" : "false");
+		return;
+	case JSON_NULL:
+		m->kind = JK_NULL;
+		snprintf(m->value, sizeof m->value, "null");
+		return;
+	case JSON_OBJECT:
+	case JSON_ARRAY:
+		m->kind = json_is_object(v) ? JK_OBJECT : JK_ARRAY;
+		char *text = json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(15));
+		if (text)
+			copy(m->value, sizeof m->value, text, strlen(text));
+		else
+			m->value[0] = '\0';
+		free(text);
+		return;
 	}
 }
 
@@ -174,49 +67,23 @@ int json_scan_object(const char *json,
 {
 	if (!json)
 		return -1;
-	struct cursor c = { json, 0 };
-	skip_ws(&c);
-	if (*c.p != '{')
+	json_error_t err;
+	json_t *root = json_loads(json, JSON_DECODE_ANY, &err);
+	if (!root || !json_is_object(root)) {
+		json_decref(root);
 		return -1;
-	c.p++;
-	skip_ws(&c);
-	if (*c.p == '}')
-		return 0;
-	struct json_member m;
-	bool stopped = false;
-	for (;;) {
-		skip_ws(&c);
-		if (scan_string(&c, m.key, sizeof(m.key)))
-			return -1;
-		skip_ws(&c);
-		if (*c.p++ != ':')
-			return -1;
-		skip_ws(&c);
-		const char *start = c.p;
-		if (*c.p == '"') {
-			m.kind = JK_STRING;
-			if (scan_string(&c, m.value, sizeof(m.value)))
-				return -1;
-		} else {
-			if (scan_value(&c, &m.kind))
-				return -1;
-			size_t n = (size_t)(c.p - start);
-			if (n >= sizeof(m.value))
-				n = sizeof(m.value) - 1;
-			memcpy(m.value, start, n);
-			m.value[n] = '\0';
-		}
-		if (!stopped && fn(ctx, &m))
-			stopped = true;
-		skip_ws(&c);
-		if (*c.p == ',') {
-			c.p++;
-			continue;
-		}
-		if (*c.p != '}')
-			return -1;
-		return 0;
 	}
+	const char *key;
+	json_t *v;
+	struct json_member m;
+	json_object_foreach(root, key, v) {
+		copy(m.key, sizeof m.key, key, strlen(key));
+		member_value(v, &m);
+		if (fn(ctx, &m))
+			break;
+	}
+	json_decref(root);
+	return 0;
 }
 
 struct find_ctx {
@@ -259,10 +126,6 @@ bool json_get_text(const char *json, const char *key, char *buf, size_t len)
 	if (!json_get_member(json, key, &m) || m.kind == JK_OBJECT ||
 	    m.kind == JK_ARRAY || m.kind == JK_NULL || !len)
 		return false;
-	size_t n = strlen(m.value);
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, m.value, n);
-	buf[n] = '\0';
+	copy(buf, len, m.value, strlen(m.value));
 	return true;
 }

@@ -2,9 +2,9 @@
  * Reading the JSON the store keeps beside a run (host facts, target facts,
  * workload specs, step parameters).  The report only needs the top-level
  * members of an object: a key, and its value as text (strings unescaped,
- * numbers as written, nested objects/arrays as their raw JSON).  This is a
- * scanner for that, not a general parser: it validates what it walks over
- * and fails on anything that is not well-formed.
+ * numbers in their shortest form up to 15 digits, nested objects/arrays as
+ * compact JSON).  jansson parses the whole document; anything that is not
+ * well-formed is refused.
  */
 #ifndef SSDBENCH_REPORT_JSON_SCAN_H
 #define SSDBENCH_REPORT_JSON_SCAN_H

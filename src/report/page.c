@@ -7,6 +7,8 @@
  */
 #include "report/page.h"
 
+#include "common/utf8.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -76,16 +78,32 @@ void page_close(struct page *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* Text as HTML text or a quoted attribute value: markup characters as
+   entities, control characters as spaces, bytes that are not well-formed
+   UTF-8 as U+FFFD, so text from a database shows as what it is. */
 void page_esc(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		if (*p >= 0x80) {
+			size_t n = utf8_seq_len(p);
+			if (n)
+				fwrite(p, 1, n, f);
+			else
+				fputs("\xef\xbf\xbd", f);
+			p += n ? n : 1;
+			continue;
+		}
+		switch (*p) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
 		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
+		case '\'': fputs("&#39;", f); break;
+		case '\n': case '\t': fputc(*p, f); break;
+		default: fputc(*p < 0x20 || *p == 0x7f ? ' ' : *p, f);
 		}
+		p++;
 	}
 }
 
@@ -96,17 +114,11 @@ static void vesc(FILE *f, const char *fmt, va_list ap)
 	page_esc(f, buf);
 }
 
-void page_printf(FILE *f, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vesc(f, fmt, ap);
-	va_end(ap);
-}
-
 void page_h2(struct page *p, const char *id, const char *title)
 {
-	fprintf(p->body, "<h2 id=\"%s\">", id);
+	fputs("<h2 id=\"", p->body);
+	page_esc(p->body, id);
+	fputs("\">", p->body);
 	page_esc(p->body, title);
 	fputs("</h2>\n", p->body);
 }

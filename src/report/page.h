@@ -30,9 +30,6 @@ void page_close(struct page *p);
 
 /* Escaped text into f. */
 void page_esc(FILE *f, const char *s);
-/* printf, then escaped, into f. */
-void page_printf(FILE *f, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 void page_h2(struct page *p, const char *id, const char *title);
 void page_h3(struct page *p, const char *title);

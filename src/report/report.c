@@ -68,7 +68,9 @@ static void nav(struct rctx *x)
 	fputs("<nav><a href=\"#summary\">Summary</a><a href=\"#figures\">"
 	      "Figures</a><a href=\"#devices\">Devices</a>", f);
 	for (size_t i = 0; i < dut->nsteps; i++) {
-		fprintf(f, "<a href=\"#%s\">", dut->steps[i].name);
+		fputs("<a href=\"#", f);
+		page_esc(f, dut->steps[i].name);
+		fputs("\">", f);
 		page_esc(f, step_title(dut->steps[i].name));
 		fputs("</a>", f);
 	}

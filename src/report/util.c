@@ -244,7 +244,9 @@ void headline(struct rctx *x, const char *step, const char *fmt, ...)
 	fputs("<p class=\"headline\">", x->pg.body);
 	page_esc(x->pg.body, buf);
 	fputs("</p>\n", x->pg.body);
-	fprintf(x->heads, "<li><a href=\"#%s\">", step[0] ? step : "workloads");
+	fputs("<li><a href=\"#", x->heads);
+	page_esc(x->heads, step[0] ? step : "workloads");
+	fputs("\">", x->heads);
 	page_esc(x->heads, step_title(step));
 	fputs("</a>: ", x->heads);
 	page_esc(x->heads, buf);

@@ -203,11 +203,6 @@ void sampler_free(struct sampler *sp)
 	free(sp);
 }
 
-double sampler_grain(const struct sampler *sp)
-{
-	return sp->grain;
-}
-
 static int32_t page_of(const struct sampler *sp, double off)
 {
 	double p = floor(off / sp->grain);

@@ -26,9 +26,6 @@ int sampler_new(double rho, uint64_t user_bytes, double slc_bytes, uint64_t seed
 		struct sampler **out, struct sb_err *e);
 void sampler_free(struct sampler *sp);
 
-/* Bytes of LBA space one sampler page stands for. */
-double sampler_grain(const struct sampler *sp);
-
 /*
  * `bytes` of host data: sequential data at [off, off + bytes), random data
  * anywhere in [span_off, span_off + span_len).  Data written to SLC waits

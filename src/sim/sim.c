@@ -274,11 +274,6 @@ void sim_flush(struct sim *s)
 	wp_idle_to(s, ns_to_s(s->now));
 }
 
-void sim_sync(struct sim *s)
-{
-	wp_idle_to(s, ns_to_s(s->now));
-}
-
 void sim_state(const struct sim *s, struct sim_state *st)
 {
 	const struct wpath *w = &s->wp;

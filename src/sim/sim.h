@@ -64,8 +64,6 @@ int sim_reap(struct sim *s, struct sim_cpl *out, int min, int max,
 	     uint64_t deadline_ns);
 /* The host sleeps for dt; the drive does its idle work. */
 void sim_idle(struct sim *s, uint64_t dt_ns);
-/* Bring the background work up to the current time (for inspection). */
-void sim_sync(struct sim *s);
 /* Trim a range now (a whole-drive discard: the purge fallback). */
 int sim_discard(struct sim *s, uint64_t off, uint64_t len, struct sb_err *e);
 /* Wait until the write buffer is on media: the clock moves. */

@@ -4,10 +4,15 @@
  * the upgrade of an older file.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include "store/migrate.h"
 #include "store/store_impl.h"
@@ -80,18 +85,93 @@ char *store_path_uri(const char *path, const char *query)
 	return uri;
 }
 
+/*
+ * A file cut short (a copy that stopped, a full disk during a checkpoint)
+ * is named as such rather than left to SQLite's "malformed": the header
+ * gives the page size and, when it is current, the page count.
+ */
+static int check_truncated(const char *path, struct sb_err *e)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;		/* new file, or SQLite says why */
+	unsigned char h[100];
+	struct stat st;
+	ssize_t got = fstat(fd, &st) ? -1 : read(fd, h, sizeof h);
+	close(fd);
+	if (got <= 0)
+		return 0;
+	if (got < (ssize_t)sizeof h) {
+		if (!memcmp(h, "SQLite format 3", (size_t)got < 15 ? (size_t)got : 15))
+			return sb_errf(e, "%s is truncated: %zd bytes, less than "
+				       "an SQLite header", path, got);
+		return 0;
+	}
+	if (memcmp(h, "SQLite format 3", 16))
+		return 0;		/* not SQLite: check_identity says so */
+	uint32_t page = (uint32_t)h[16] << 8 | h[17];
+	if (page == 1)
+		page = 65536;
+	uint32_t pages = (uint32_t)h[28] << 24 | (uint32_t)h[29] << 16 |
+			 (uint32_t)h[30] << 8 | h[31];
+	bool current = !memcmp(h + 24, h + 92, 4);
+	uint64_t want = (uint64_t)page * pages;
+	if (current && pages && (uint64_t)st.st_size < want)
+		return sb_errf(e, "%s is truncated: its header counts %" PRIu64
+			       " bytes, the file holds %lld", path, want,
+			       (long long)st.st_size);
+	return 0;
+}
+
+/* Is the file, or the directory a new file would go in, on a read-only
+   mount? */
+static bool on_readonly_fs(const char *path)
+{
+	struct statvfs v;
+	if (!statvfs(path, &v))
+		return v.f_flag & ST_RDONLY;
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir] = '\0';
+	return !statvfs(slash ? dir : ".", &v) && (v.f_flag & ST_RDONLY);
+}
+
+/* A damaged file is refused for writing: appending runs to it would bury
+   them in a file SQLite may not read back. */
+static int check_intact(sqlite3 *db, const char *path, struct sb_err *e)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK)
+		return store_sql_err(db, e, path);
+	int rc = sqlite3_step(st);
+	const unsigned char *r = rc == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
+	int bad = 0;
+	if (rc != SQLITE_ROW)
+		bad = store_sql_err(db, e, path);
+	else if (!r || strcmp((const char *)r, "ok"))
+		bad = sb_errf(e, "%s is damaged (SQLite's quick_check: %s); refusing "
+			      "to write to it; show, report and export may still "
+			      "read what is intact", path, r ? (const char *)r : "?");
+	sqlite3_finalize(st);
+	return bad;
+}
+
 /* Opened by URI (every byte of the path escaped, so a name means the
    file it names) because a merge ATTACHes its source read-only by URI,
-   which SQLite allows only on a connection opened with URIs on. */
-static int open_db(const char *path, int flags, struct store **out,
-		   struct sb_err *e)
+   which SQLite allows only on a connection opened with URIs on.  `query`:
+   NULL, or the URI's parameters ("immutable=1" on a read-only mount: no
+   -shm or -wal to create, no locks to take). */
+static int open_db(const char *path, const char *query, int flags,
+		   struct store **out, struct sb_err *e)
 {
 	struct store *s = calloc(1, sizeof *s);
 	if (!s || !(s->path = strdup(path))) {
 		free(s);
 		return sb_errno(e, ENOMEM, "%s", path);
 	}
-	char *uri = store_path_uri(path, NULL);
+	char *uri = store_path_uri(path, query);
 	if (!uri) {
 		store_close(s);
 		return sb_errno(e, ENOMEM, "%s", path);
@@ -121,9 +201,16 @@ int store_open(const char *path, struct store **out, struct sb_err *e)
 	struct store *s;
 	int version;
 	*out = NULL;
-	if (open_db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &s, e))
+	if (check_truncated(path, e))
 		return -1;
-	if (check_identity(s->db, path, &version, e))
+	if (on_readonly_fs(path))
+		return sb_errf(e, "%s is on a read-only file system: results "
+			       "cannot be stored there (show, report and analyze "
+			       "can read it)", path);
+	if (open_db(path, NULL, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &s, e))
+		return -1;
+	if (check_identity(s->db, path, &version, e) ||
+	    (version > 0 && check_intact(s->db, path, e)))
 		goto fail;
 	/*
 	 * WAL with synchronous=NORMAL: a commit is an append to the log, no
@@ -165,8 +252,14 @@ int store_open_readonly(const char *path, struct store **out, struct sb_err *e)
 		return sb_errno(e, errno, "no database at %s", path);
 	if (!S_ISREG(st.st_mode))
 		return sb_errf(e, "%s is not a regular file, not a database", path);
-	if (open_db(path, SQLITE_OPEN_READONLY, &s, e))
+	if (check_truncated(path, e))
 		return -1;
+	if (on_readonly_fs(path)) {
+		if (open_db(path, "immutable=1", SQLITE_OPEN_READONLY, &s, e))
+			return -1;
+	} else if (open_db(path, NULL, SQLITE_OPEN_READONLY, &s, e)) {
+		return -1;
+	}
 	if (check_identity(s->db, path, &version, e))
 		goto fail;
 	if (version == 0) {

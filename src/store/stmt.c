@@ -38,8 +38,18 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_STEP_INSERT] =
 		"INSERT INTO steps (run_id, seq, name, params_json, started_at) "
 		"VALUES (?1, ?2, ?3, ?4, ?5)",
+	/* A step marked "partial" on resume keeps when and why it was cut:
+	   an interrupted or failed row has both already; a row left
+	   "running" by a killed process ends where the last of its
+	   workloads ended (or began). */
 	[ST_STEP_FINISH] =
-		"UPDATE steps SET status = ?2, error = ?3, finished_at = ?4 "
+		"UPDATE steps SET status = ?2, "
+		"error = CASE WHEN ?2 = 'partial' AND error IS NOT NULL "
+		"THEN error || '; ' || ?3 ELSE ?3 END, "
+		"finished_at = CASE WHEN ?2 != 'partial' THEN ?4 ELSE "
+		"COALESCE(finished_at, (SELECT MAX(COALESCE(w.finished_at, "
+		"w.started_at)) FROM workloads w WHERE w.step_id = ?1), "
+		"started_at) END "
 		"WHERE id = ?1",
 	[ST_WORKLOAD_INSERT] =
 		"INSERT INTO workloads (run_id, step_id, idx, name, spec_json, "
@@ -189,6 +199,15 @@ int store_commit(struct store *s, struct sb_err *e)
 {
 	if (sqlite3_get_autocommit(s->db))
 		return 0;
+	/* A database file removed or renamed under a run still takes writes
+	   (to an inode nobody will find again): refuse to call that stored. */
+	int moved = 0;
+	if (sqlite3_file_control(s->db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) ==
+	    SQLITE_OK && moved) {
+		store_exec(s->db, "ROLLBACK", e);
+		return sb_errf(e, "%s: the database file was removed or replaced "
+			       "while results were written to it", s->path);
+	}
 	if (s->commit_delay_ns) {
 		struct timespec ts = { (time_t)(s->commit_delay_ns / 1000000000u),
 				       (long)(s->commit_delay_ns % 1000000000u) };

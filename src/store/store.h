@@ -68,6 +68,15 @@ int store_run_finish(struct store *s, int64_t run_id, const char *status,
 int store_run_engine_mode(struct store *s, int64_t run_id, const char *mode,
 			  struct sb_err *e);
 
+/*
+ * The lease of a run: one writer at a time.  Taking it fails, naming the
+ * holder (process, host, since when), while another live process holds
+ * it; a stale lease (its process gone) is taken over.  Released by the
+ * holder when it is done with the run.
+ */
+int store_lease_take(struct store *s, int64_t run_id, struct sb_err *e);
+int store_lease_release(struct store *s, int64_t run_id, struct sb_err *e);
+
 /* Suite steps; a plain `run` has none (step_id 0 below). */
 int store_step_begin(struct store *s, int64_t run_id, int seq,
 		     const char *name, const char *params_json,

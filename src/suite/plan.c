@@ -158,6 +158,12 @@ int plan_init(struct plan *p, const char *preset, struct sb_err *e)
 		snprintf(st->name, sizeof st->name, "%s", t->name);
 		st->kind = step_kind_find(t->kind);
 		assert(st->kind);
+		/* A kind with more parameters than a step has room for would
+		   write past st->v: refused, never overrun. */
+		if (step_nparams(st) > PLAN_STEP_PARAMS_MAX)
+			return sb_errf(e, "step kind %s has %d parameters, more than "
+				       "the %d a plan step holds", t->kind,
+				       step_nparams(st), PLAN_STEP_PARAMS_MAX);
 		st->half = t->half;
 		st->summary = t->summary;
 		st->needs = t->needs;
@@ -442,17 +448,25 @@ int plan_check(const struct plan *p, const struct plan_target *t,
 
 /* --- canonical text -------------------------------------------------------- */
 
-static void append(char **buf, size_t *len, size_t *cap, const char *a,
+/* false when out of memory (the buffer is freed and *buf is NULL) */
+static bool append(char **buf, size_t *len, size_t *cap, const char *a,
 		   const char *b, const char *c)
 {
+	if (!*buf)
+		return false;
 	size_t need = strlen(a) + strlen(b) + strlen(c) + 3;
 	if (*len + need >= *cap) {
 		*cap = (*cap + need) * 2;
-		*buf = realloc(*buf, *cap);
-		if (!*buf)
-			abort();	/* out of memory for a few KiB: give up */
+		char *nb = realloc(*buf, *cap);
+		if (!nb) {
+			free(*buf);
+			*buf = NULL;
+			return false;
+		}
+		*buf = nb;
 	}
 	*len += (size_t)sprintf(*buf + *len, "%s.%s=%s\n", a, b, c);
+	return true;
 }
 
 char *plan_canonical(const struct plan *p)
@@ -460,7 +474,7 @@ char *plan_canonical(const struct plan *p)
 	size_t cap = 4096, len = 0;
 	char *buf = malloc(cap);
 	if (!buf)
-		abort();
+		return NULL;
 	len = (size_t)sprintf(buf, "preset=%s\n", p->preset);
 	for (int i = 0; suite_params[i].key; i++)
 		if (p->suite[i].text[0])

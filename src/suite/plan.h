@@ -88,7 +88,7 @@ struct step_estimate {
 	bool exact;
 };
 
-#define PLAN_STEP_PARAMS_MAX 24
+#define PLAN_STEP_PARAMS_MAX 40
 
 struct plan_step {
 	char name[32];		/* unique in the plan: "seq_precond" */
@@ -213,7 +213,8 @@ const struct param_desc *step_desc(const struct plan_step *st, int i);
 const struct plan_step *plan_find(const struct plan *p, const char *name);
 struct plan_step *plan_find_mut(struct plan *p, const char *name);
 
-/* Canonical text: "preset=NAME\n" then every "step.key=value\n". */
+/* Canonical text: "preset=NAME\n" then every "step.key=value\n"; NULL
+   when out of memory. */
 char *plan_canonical(const struct plan *p);
 /* Rebuild a plan from its canonical text. */
 int plan_from_canonical(struct plan *p, const char *text, struct sb_err *e);

@@ -225,8 +225,13 @@ static int run_plan(struct run_state *rs, bool resuming, enum suite_outcome *out
 	struct sb_err se;
 	*out = SUITE_FAILED;
 	bool done[PLAN_STEPS_MAX] = { false };
+	/* Refused before anything is touched: a second writer of a run must
+	   not mark the first one's run failed. */
+	if (store_lease_take(rs->s, rs->run_id, e))
+		return -1;
 	if (open_target(rs, e)) {
 		store_run_finish(rs->s, rs->run_id, "failed", e->msg, &se);
+		store_lease_release(rs->s, rs->run_id, &se);
 		return 0;
 	}
 	if (suite_monitor_open(engine_facts(rs->eng), &rs->mon, &se))
@@ -296,6 +301,7 @@ close:
 	engine_close(rs->eng);
 	rs->eng = NULL;
 	store_tick(rs->s, true, &se);
+	store_lease_release(rs->s, rs->run_id, &se);
 	return 0;
 }
 
@@ -317,6 +323,10 @@ int suite_start(struct store *s, const struct plan *p,
 	rs.rec.file_size = o->file_size;
 	rs.rec.destroy_data = o->destroy_data;
 	rs.rec.plan_text = plan_canonical(rp);
+	if (!rs.rec.plan_text) {
+		free(rp);
+		return sb_errf(e, "out of memory for the plan's text");
+	}
 	char *params = suite_record_json(&rs.rec);
 	char *host = host_facts_json_string();
 	struct run_begin b = {

@@ -16,7 +16,7 @@ chrome() {
 }
 
 # gp_label FILE.gp xlabel|ylabel: the label's text as the script sets it.
-gp_label() { sed -n "s/^set $2 \"\\(.*\\)\"\$/\\1/p" "$1" | head -1; }
+gp_label() { sed -n "s/^set $2 '\\(.*\\)'\$/\\1/p" "$1" | head -1 | sed "s/''/'/g"; }
 
 # check_chart DIR STEM NAME: the chart's SVG, PNG, data and script are
 # there and not empty, both axes have a label, and the SVG draws them.

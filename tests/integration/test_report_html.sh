@@ -107,7 +107,10 @@ grep -q '<td class="num">too few I/Os</td>' sim/index.html || fail "sim: an abse
 grep -q '^set logscale y' sim/*cssd_precond-rnd-lat-dw.gp || fail "sim: latency scatter on a linear axis"
 
 # 4. The synthetic review of the unit test, with a datasheet and options.
-if [ -x "$FIXTURE" ]; then
+#    Without the fixture program this half cannot run, and the whole test
+#    is then a skip, not a pass.
+[ -x "$FIXTURE" ] || skip "no $FIXTURE: the full review cannot be checked (build with make san)"
+{
 	SSDBENCH_REPORT_FIXTURE="$TEST_TMP/fx" "$FIXTURE" >/dev/null ||
 		fail "fixture program failed"
 	$SSDBENCH report 1 --compare 2 --compare-db fx/other.db:1 --db fx/main.db \
@@ -125,6 +128,4 @@ if [ -x "$FIXTURE" ]; then
 	grep -q '#80' full/*seq_precond-precond-time.gp ||
 		fail "full: --opacity not applied"
 	check_report "$TEST_TMP/full" full
-else
-	echo "no $FIXTURE: full review skipped (build with make san)"
-fi
+}

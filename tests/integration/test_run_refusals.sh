@@ -18,6 +18,9 @@ echo "== usage errors: exit 2"
 refuse 2 "unknown option '--frobnicate'" --target "$dev" --frobnicate
 refuse 2 "no target" --rw read
 refuse 2 "out of range (1 to 1024)" --target "$dev" --qd 1025
+refuse 2 "out of range (1 to 1024)" --target "$dev" --batch 1025
+"$S" run --help | grep -- "--batch" | grep -q "1..1024" || fail "--batch help does not give the range the code takes"
+refuse 2 "0x1p12" --target "$dev" --bs 0x1p12
 refuse 2 "512 B to 64 MiB" --target "$dev" --bs 256
 refuse 2 "512 B to 64 MiB" --target "$dev" --bs 128m
 refuse 2 "ends beyond the target" --target "$dev" --span 8m:16m

@@ -3,7 +3,6 @@
    model, latency tables from histograms, and the hand calculations. */
 #include "check.h"
 
-#include "analysis/calc.h"
 #include "analysis/consistency.h"
 #include "analysis/fill.h"
 #include "analysis/latency.h"
@@ -358,20 +357,6 @@ TEST(latency_tables_and_nines)
 	c.measured = NAN;
 	spec_judge(&c);
 	CHECK(!c.pass && isnan(c.margin));
-}
-
-TEST(calc_hand_figures)
-{
-	/* the PM1725 review: 8 x 270 uF at 35 V over 25 W */
-	CHECK_NEAR(calc_plp_energy_j(8, 270e-6, 35), 1.323, 1e-12);
-	CHECK_NEAR(calc_plp_holdup_s(8, 270e-6, 35, 25), 0.05292, 1e-12);
-	/* 2.3 M IOPS at 4 KiB = 9421 MB/s */
-	CHECK_NEAR(calc_iops_to_bps(2.3e6, 4096) / 1e6, 9420.8, 1e-9);
-	CHECK_NEAR(calc_bps_to_iops(9420.8e6, 4096), 2.3e6, 1e-6);
-	CHECK_NEAR(calc_overprovisioning(2116, 2000), 0.058, 1e-12);
-	CHECK_NEAR(calc_dram_ratio(2e12, 2e9), 1000, 1e-9);
-	/* 4-byte entries per 4 KiB: 1 GiB of map per 1 TiB */
-	CHECK_NEAR(calc_dram_needed(1099511627776.0, 4096, 4), 1073741824.0, 1e-3);
 }
 
 CHECK_MAIN("analysis_figures")

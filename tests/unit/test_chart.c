@@ -102,9 +102,9 @@ TEST(lines_points_written_exactly)
 	free(dat);
 
 	char *gp = slurp("lines1", "gp");
-	CHECK(strstr(gp, "set xlabel \"GB written\""));
-	CHECK(strstr(gp, "set ylabel \"Bandwidth (MB/s)\""));
-	CHECK(strstr(gp, "title \"Other \\\"drive\\\"\""));
+	CHECK(strstr(gp, "set xlabel 'GB written'"));
+	CHECK(strstr(gp, "set ylabel 'Bandwidth (MB/s)'"));
+	CHECK(strstr(gp, "title 'Other \"drive\"'"));
 	CHECK(strstr(gp, "index 1 using 1:2 with lines"));
 	CHECK(!strstr(gp, "logscale"));
 	free(gp);
@@ -117,6 +117,51 @@ TEST(lines_points_written_exactly)
 	CHECK(svg && strstr(svg, "Bandwidth (MB/s)"));
 	CHECK(file_size("lines1", "log") == -1);	/* removed on success */
 	free(svg);
+	chart_free(&c);
+}
+
+/* Text from outside reaches a script only through the whitelist: no
+   backquote (gnuplot runs `cmd` in double quotes), no newline or carriage
+   return (a line that starts with `system` runs), no broken UTF-8; a
+   single quote is doubled inside gnuplot's single-quoted strings.  The
+   script still draws, and creates nothing. */
+TEST(hostile_text_stays_text)
+{
+	struct sb_err e;
+	struct chart c;
+	chart_init(&c, "hostile", "t`touch pwned-a`\nsystem \"touch pwned-b\"\r"
+		   "\xff\xc3(", CHART_LINES);
+	chart_axis_set(&c.x, "x\\\" . system(\"touch pwned-c\") . \"", false);
+	chart_axis_set(&c.y, "it's @y \xc2\xb5s", false);
+	struct chart_series *a =
+		chart_add_series(&c, "a'\nsystem 'touch pwned-d'", &e);
+	CHECK(series_add(a, 1, 2, NULL, &e) == 0);
+	CHECK(series_add(a, 2, 3, NULL, &e) == 0);
+	CHECK(chart_write(&c, tmp(), &e) == 0);
+	char *gp = slurp("hostile", "gp");
+	char *dat = slurp("hostile", "dat");
+	CHECK(gp && !strchr(gp, '`') && !strchr(gp, '\r'));
+	CHECK(dat && !strchr(dat, '`') && !strchr(dat, '\r'));
+	for (const char *p = gp; p && *p; p++) {
+		if (p == gp || p[-1] == '\n')
+			CHECK(strncmp(p, "system", 6));
+		CHECK(*(const unsigned char *)p != 0xff);
+	}
+	CHECK(gp && strstr(gp, "set title 't?touch pwned-a? system \"touch "
+				"pwned-b\" ?" "?('"));
+	CHECK(gp && strstr(gp, "set xlabel 'x?\" . system(\"touch pwned-c\") . \"'"));
+	CHECK(gp && strstr(gp, "set ylabel 'it''s ?y \xc2\xb5s'"));
+	CHECK(gp && strstr(gp, "title 'a'' system ''touch pwned-d'''"));
+	CHECK(chart_render(tmp(), "hostile", &e) == 0);
+	static const char *const made[] = { "pwned-a", "pwned-b", "pwned-c",
+					    "pwned-d" };
+	for (size_t i = 0; i < 4; i++) {
+		char path[512];
+		snprintf(path, sizeof(path), "%s/%s", tmp(), made[i]);
+		CHECK(access(path, F_OK) != 0);
+	}
+	free(gp);
+	free(dat);
 	chart_free(&c);
 }
 

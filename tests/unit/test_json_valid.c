@@ -29,12 +29,18 @@ TEST(refuses_invalid_json)
 		if (json_valid(bad[i]))
 			CHECK_FAIL("accepted invalid: %s", bad[i]);
 	CHECK(!json_valid(NULL));
-	/* Deep nesting is refused rather than overflowing the stack. */
-	char deep[2001];
-	memset(deep, '[', 1000);
-	memset(deep + 1000, ']', 1000);
-	deep[2000] = '\0';
+	/* Nesting past jansson's 2048 is refused rather than overflowing
+	   the stack; 1000 deep is JSON like any other. */
+	static char deep[6001];
+	memset(deep, '[', 3000);
+	memset(deep + 3000, ']', 3000);
+	deep[6000] = '\0';
 	CHECK(!json_valid(deep));
+	deep[1000] = '\0';
+	memset(deep + 500, ']', 500);
+	CHECK(json_valid(deep));
+	/* not UTF-8: embedding it would make our output invalid JSON */
+	CHECK(!json_valid("\"\xff\xfe\""));
 }
 
 TEST(raw_values_are_embedded_as_they_are)

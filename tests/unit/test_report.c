@@ -171,13 +171,13 @@ static void gp_label(const char *gp, const char *which, char *buf, size_t len)
 {
 	char key[32];
 	buf[0] = '\0';
-	snprintf(key, sizeof(key), "set %s \"", which);
+	snprintf(key, sizeof(key), "set %s '", which);
 	const char *p = strstr(gp, key);
 	if (!p)
 		return;
 	p += strlen(key);
 	size_t n = 0;
-	while (p[n] && p[n] != '"' && n + 1 < len)
+	while (p[n] && p[n] != '\'' && n + 1 < len)
 		n++;
 	memcpy(buf, p, n);
 	buf[n] = '\0';
@@ -341,8 +341,8 @@ TEST(fill_overlay_points_exact)
 	CHECK(strstr(dat, "# index 2: \"sim:fast\""));
 	free(dat);
 	char *gp = chart_file("out", "fill-pass1-bw-written", "gp");
-	CHECK(gp && strstr(gp, "set xlabel \"Written (GB)\""));
-	CHECK(gp && strstr(gp, "set ylabel \"Bandwidth (MB/s)\""));
+	CHECK(gp && strstr(gp, "set xlabel 'Written (GB)'"));
+	CHECK(gp && strstr(gp, "set ylabel 'Bandwidth (MB/s)'"));
 	free(gp);
 	/* The MiB/s report divides by 2^20 and labels so. */
 	dat = chart_file("out-mib", "fill-pass1-mean", "dat");
@@ -491,7 +491,7 @@ TEST(consistency_from_1s_samples)
 	char *dat = chart_file("out", "RND_4_KiB_read-consistency-1s.gp", "dat");
 	CHECK(gp && strstr(gp, "set yrange [0:110]"));
 	CHECK(gp && strstr(gp, "1 s interval"));
-	CHECK(gp && strstr(gp, "set ylabel \"Consistency, 1 s samples (%)\""));
+	CHECK(gp && strstr(gp, "set ylabel 'Consistency, 1 s samples (%)'"));
 	/* 20 samples alternating 0.98 / 1.02 of the mean: each 1 s group of
 	   ten averages exactly the mean, so 100 %, where 100 ms gives 98 %. */
 	double x[8], y[8];
@@ -538,8 +538,8 @@ TEST(qos_per_qd_from_histograms)
 	char *dat = chart_file("out", "RND_4_KiB_read-qos.gp", "dat");
 	CHECK(gp && strstr(gp, "set logscale y 10"));
 	CHECK(gp && strstr(gp, "set logscale x 10"));
-	CHECK(gp && strstr(gp, "set ylabel \"Latency (µs)\""));
-	CHECK(gp && strstr(gp, "title \"99.99 %\""));
+	CHECK(gp && strstr(gp, "set ylabel 'Latency (µs)'"));
+	CHECK(gp && strstr(gp, "title '99.99 %'"));
 	static const double pct[] = { 99, 99.9, 99.99, 99.999, 99.9999 };
 	static const int qds[] = { 1, 4, 16, 64 };
 	for (int s = 0; s < 5; s++) {
@@ -592,9 +592,9 @@ TEST(reclaim_written_vs_time)
 	CHECK(setup());
 	char *dat = chart_file("out", "reclaim-written-time-per-idle", "dat");
 	char *gp = chart_file("out", "reclaim-written-time-per-idle", "gp");
-	CHECK(gp && strstr(gp, "set xlabel \"Time into the timed write (s)\""));
-	CHECK(gp && strstr(gp, "set ylabel \"Written (GB)\""));
-	CHECK(gp && strstr(gp, "title \"idle 120s\""));
+	CHECK(gp && strstr(gp, "set xlabel 'Time into the timed write (s)'"));
+	CHECK(gp && strstr(gp, "set ylabel 'Written (GB)'"));
+	CHECK(gp && strstr(gp, "title 'idle 120s'"));
 	static const int idles[] = { 5, 30, 120 };
 	double gb[3];
 	for (int i = 0; i < 3; i++) {
@@ -635,8 +635,8 @@ TEST(peak_bars_read_and_write_per_test)
 	CHECK(setup());
 	char *dat = chart_file("out", "peak-default", "dat");
 	char *gp = chart_file("out", "peak-default", "gp");
-	CHECK(gp && strstr(gp, "set ylabel \"Bandwidth (MB/s)\""));
-	CHECK(gp && strstr(gp, "set xlabel \"Test\""));
+	CHECK(gp && strstr(gp, "set ylabel 'Bandwidth (MB/s)'"));
+	CHECK(gp && strstr(gp, "set xlabel 'Test'"));
 	/* CrystalDiskMark's order, read before write; devices in run order. */
 	static const char *const rows[] = {
 		"\"SEQ1M Q8T1 read\"\t7000\t4200\t9800\n",
@@ -821,7 +821,7 @@ TEST(json_scan_reads_top_level_only)
 	CHECK(json_get_text(j, "s", buf, sizeof(buf)));
 	CHECK_EQ_STR(buf, "x\"y\xc3\xa9");
 	CHECK(json_get_member(j, "o", &m) && m.kind == JK_OBJECT);
-	CHECK_EQ_STR(m.value, "{\"a\": 2}");
+	CHECK_EQ_STR(m.value, "{\"a\":2}");	/* compact JSON */
 	CHECK(json_get_member(j, "l", &m) && m.kind == JK_ARRAY);
 	CHECK(json_get_number(j, "z", &v) && v == 3);
 	CHECK(!json_get_number(j, "s", &v));

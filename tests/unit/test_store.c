@@ -5,6 +5,8 @@
 
 #include "store_fixture.h"
 
+#include <time.h>
+
 TEST(fresh_database_has_current_schema)
 {
 	struct store *s = open_new("fresh.db");
@@ -136,6 +138,51 @@ TEST(steps_round_trip)
 	}
 	store_step_rows_free(rows, n);
 	CHECK(store_list_steps(s, run + 1, &rows, &n, &e) == 0 && n == 0);
+	store_step_rows_free(rows, n);
+	store_close(s);
+}
+
+/* A step cut short and marked "partial" on resume keeps the time it was
+   cut (and why), not the time of the resume that marked it. */
+TEST(partial_step_keeps_its_cut_time)
+{
+	struct store *s = open_new("partial.db");
+	struct sb_err e;
+	if (!s)
+		return;
+	int64_t run = begin_run(s, "t");
+	int64_t a, b, wl;
+	CHECK(store_step_begin(s, run, 1, "fill", NULL, &a, &e) == 0);
+	CHECK(store_step_finish(s, a, "interrupted", "stopped by the user", &e) == 0);
+	CHECK(store_step_begin(s, run, 2, "peak", NULL, &b, &e) == 0);
+	CHECK(store_workload_begin(s, run, b, 0, "w", NULL, &wl, &e) == 0);
+	CHECK(store_workload_finish(s, wl, "done", "virtual", &e) == 0);
+	struct step_row *rows;
+	size_t n;
+	char cut_a[32] = "", before[32];
+	CHECK(store_list_steps(s, run, &rows, &n, &e) == 0 && n == 2);
+	if (n == 2)
+		snprintf(cut_a, sizeof cut_a, "%s", rows[0].finished_at);
+	store_step_rows_free(rows, n);
+	struct timespec ts;
+	struct tm tm;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	size_t k = strftime(before, sizeof before, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(before + k, sizeof before - k, ".%03ldZ", ts.tv_nsec / 1000000);
+	struct timespec pause = { 0, 30 * 1000000 };
+	nanosleep(&pause, NULL);	/* the resume comes later */
+	CHECK(store_step_finish(s, a, "partial", "ran again on resume", &e) == 0);
+	CHECK(store_step_finish(s, b, "partial", "ran again on resume", &e) == 0);
+	CHECK(store_list_steps(s, run, &rows, &n, &e) == 0 && n == 2);
+	if (n == 2) {
+		CHECK_EQ_STR(rows[0].finished_at, cut_a);
+		CHECK(rows[0].error && strstr(rows[0].error, "stopped by the user"));
+		/* killed while running: cut when the last thing it stored
+		   ended, before the resume */
+		CHECK(rows[1].finished_at[0] && strcmp(rows[1].finished_at, before) <= 0);
+		CHECK(strcmp(rows[1].finished_at, rows[1].started_at) >= 0);
+	}
 	store_step_rows_free(rows, n);
 	store_close(s);
 }
