@@ -18,4 +18,8 @@ ios=$(json_get "$TEST_TMP/r.json" 'd["workloads"][0]["read"]["total_ios"]')
 enters=$(awk '$NF == "io_uring_enter" { print $4 }' "$TEST_TMP/st")
 enters=${enters:-0}
 echo "--sqpoll: $enters io_uring_enter calls for $ios reads"
-[ "$enters" -lt $((ios / 100)) ] || fail "$enters io_uring_enter calls for $ios I/Os"
+# One enter per batch would be one per I/O or two at QD8 (2320 before the
+# fix); wake-ups of a thread that fell asleep are legitimate, and a loaded
+# machine lets the thread sleep more often, so the bound is well below the
+# per-batch count, not near zero.
+[ "$enters" -lt $((ios / 10)) ] || fail "$enters io_uring_enter calls for $ios I/Os"
