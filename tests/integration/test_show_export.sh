@@ -31,7 +31,7 @@ grep -qE '^ +read +10000\.0 +40\.96 +8000 +4\.00 ms +4\.00 ms' run1.txt || fail 
 grep -qE '^ +write +2500\.0 +10\.24 +2000 +20\.0 us' run1.txt || fail "write line"
 grep -qE '8\.00 ms$' run1.txt || fail "read max 8 ms"
 # 8000 reads: p99.9 has 8 beyond it, p99.99, p99.999 and p99.9999 less than one,
-# so those two are the max and say so instead of a number.
+# so those three are the max and say so instead of a number.
 grep -qE '^ +read .* 7\.99 ms +=max +=max +=max +8\.00 ms$' run1.txt || fail "read p99.99/p99.999/p99.9999 marked =max"
 grep -q '=max: fewer than one I/O beyond' run1.txt || fail "=max explained"
 grep -qE '^ +score +42\.5 points' run1.txt || fail "metric"
