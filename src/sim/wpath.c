@@ -164,10 +164,14 @@ static void gc_apply(struct sim *s, double g)
 	w->gc_copy_bytes += copies;
 }
 
-/* Time until F crosses X, moving at dF per second; INFINITY if never. */
+/*
+ * Time until F crosses X, moving at dF per second; INFINITY if never.  A
+ * step that ended on X going down starts the next one there: it crosses at
+ * once (a step of MIN_DT), so the rules that act below a mark see it.
+ */
 static double cross(double F, double X, double dF)
 {
-	if (F > X && dF < 0)
+	if (F >= X && dF < 0)
 		return (F - X) / -dF;
 	if (F < X && dF > 0)
 		return (X - F) / dF;
@@ -299,18 +303,22 @@ static void regime_rates(struct sim *s, enum regime rg, double host_cap,
 		r->h = 0;
 		break;
 	}
+	if (r->h > host_cap) {
+		/* The queue, not the drive, sets the pace; GC keeps its ratio
+		   to the host's writes. */
+		r->gc *= host_cap / r->h;
+		r->h = host_cap;
+	}
 	if ((rg == RG_SLC || rg == RG_STALL) && w->gc_active) {
 		/* slc_only under GC: the die time of the copies comes out of
 		   folding, and GC reclaims what folding and native host
-		   writes take, with its over-reclaim. */
+		   writes take, with its over-reclaim.  Folding does not wait
+		   for the host, so this comes after the queue's cap: GC
+		   scaled by the host's pace would fall behind folding, and
+		   folding the static pool would eat the free space. */
 		wa = waf_inst(s);
 		r->fold /= 1.0 + p->kappa_gc * (wa - 1.0);
 		r->gc = (1.0 + p->beta) * (r->fold + (r->to_slc ? 0 : r->h));
-	}
-	if (r->h > host_cap) {
-		/* The queue, not the drive, sets the pace; GC keeps its ratio. */
-		r->gc *= host_cap / r->h;
-		r->h = host_cap;
 	}
 }
 
@@ -323,15 +331,27 @@ static double step_limit(struct sim *s, const struct rates *r,
 	double lim = INFINITY;
 	double h_nat = r->to_slc ? 0 : r->h;
 	double h_slc = r->to_slc ? r->h : 0;
-	/* dF/dt: host native bytes, SLC bytes at m each, folding frees m-1
-	   per byte, GC frees what it reclaims, SLC overwrites free m each. */
-	double dF = -h_nat - s->m * h_slc + (s->m - 1) * r->fold + r->gc +
-		    s->m * r->h * ow->inv_slc;
+	/* dF/dt, from where the step's bytes come from and go to.  Host
+	   native bytes take one each.  Host SLC bytes fill the static pool
+	   first, which is no part of R, then the dynamic one at m each.
+	   Folding and SLC overwrites take the dynamic pool first: folding
+	   it frees m-1 per byte and overwriting it m, while folding the
+	   static pool takes one native byte per byte and overwriting it
+	   frees nothing.  GC frees what it reclaims.  Each source holds for
+	   the whole step: the step ends where a pool fills or empties. */
+	double st_room = fmax(0.0, s->slc_st_cap - w->S_st);
+	bool dyn_in = st_room <= EPS_B, dyn_out = w->S_dyn > EPS_B;
+	double dF = -h_nat - (dyn_in ? s->m * h_slc : 0) + r->gc +
+		    (dyn_out ? (s->m - 1) * r->fold + s->m * r->h * ow->inv_slc : -r->fold);
 	if (s->m == 0)
 		dF = 0;
 
 	if (r->fold > 0)
 		lim = fmin(lim, S / r->fold);
+	if (!dyn_in && h_slc > 0)
+		lim = fmin(lim, st_room / h_slc);
+	if (dyn_out && w->S_st > EPS_B && r->fold + r->h * ow->inv_slc > 0)
+		lim = fmin(lim, w->S_dyn / (r->fold + r->h * ow->inv_slc));
 	if (r->gc > 0) {
 		double dTi = r->h * ow->inv_nat - r->gc;
 		if (dTi < 0)

@@ -47,6 +47,7 @@ struct acc {
 	double round_bytes, round_secs;	/* time spent in fold rounds */
 	bool in_rounds;
 	struct lat_hist *h;	/* every slice's latencies, if set */
+	double *min_free;	/* the least free space after a slice, if set */
 };
 
 static int acc_slice(void *ctx, const struct sim_slice *sl, struct sb_err *e)
@@ -71,6 +72,8 @@ static int acc_slice(void *ctx, const struct sim_slice *sl, struct sb_err *e)
 			a->round_bytes += (double)sl->bytes;
 			a->round_secs += dt;
 		}
+		if (a->min_free && st.free_bytes < *a->min_free)
+			*a->min_free = st.free_bytes;
 		struct sb_err ie;
 		if (a->invariants && sim_check_invariants(a->s, &ie) && !a->bad++)
 			CHECK_FAIL("invariant after a slice: %s", ie.msg);
@@ -1032,6 +1035,110 @@ TEST(accepted_profiles_keep_free_space_under_random_writes)
 		stream(s, true, true, 4096, 32, 2 * (cap / 4096 * 4096), 0, &a);
 		if (a.bad)
 			CHECK_FAIL("%s: free space or accounting broke", specs[k]);
+		sim_close(s);
+	}
+}
+
+/* A scaled P1, its low watermark (GC's start) moved when f_lo_gb > 0. */
+static struct sim *open_p1(double scale, double f_lo_gb)
+{
+	struct sim_profile p;
+	struct sb_err e;
+	struct sim *s = NULL;
+	if (profile_lookup("p1-1tb", &p, &e)) {
+		CHECK_FAIL("%s", e.msg);
+		return NULL;
+	}
+	profile_scale(&p, scale);
+	if (f_lo_gb > 0)
+		p.f_lo_gb = f_lo_gb;
+	if (sim_open(&p, 7, &s, &e))
+		CHECK_FAIL("%s", e.msg);
+	return s;
+}
+
+/* The same drive through the per-I/O path: a sequential fill, then random
+   4 KiB writes at QD 32, the invariants checked after every submit; the
+   least free space seen goes to *min_free. */
+static void p1_discrete(struct sim *s, uint64_t rnd_ios, double *min_free)
+{
+	uint64_t cap = sim_capacity(s);
+	struct rng r;
+	rng_seed(&r, 5);
+	uint32_t inflight = 0;
+	struct sim_cpl c;
+	struct sb_err e;
+	for (uint64_t o = 0, n = 0; n < rnd_ios; ) {
+		bool seq = o + 131072 <= cap;
+		struct sim_io io = { SIM_WRITE, seq ? o : rng_below(&r, cap / 4096) * 4096,
+				     seq ? 131072 : 4096, 0, false };
+		if (sim_submit(s, &io, &e)) {
+			CHECK_FAIL("after %llu random writes: %s", (unsigned long long)n, e.msg);
+			break;
+		}
+		if (seq)
+			o += 131072;
+		else
+			n++;
+		struct sim_state st;
+		sim_state(s, &st);
+		*min_free = fmin(*min_free, st.free_bytes);
+		if (sim_check_invariants(s, &e)) {
+			CHECK_FAIL("after %llu random writes: %s", (unsigned long long)n, e.msg);
+			break;
+		}
+		if (++inflight == 32 && sim_reap(s, &c, 1, 1, UINT64_MAX) == 1)
+			inflight--;
+	}
+	while (inflight && sim_reap(s, &c, 1, 1, UINT64_MAX) == 1)
+		inflight--;
+}
+
+/*
+ * The P1 as the suite meets it: a purged drive, one sequential fill, then
+ * random 4 KiB writes for 2.5 drive-writes.  The dynamic cache is gone,
+ * the static pool takes the host's writes, and folding it into QLC takes
+ * native space that only GC gives back.  The bulk path runs at the command
+ * cap (240 kIOPS, below the SLC rate: the queue sets the host's pace, not
+ * the drive).  Free space must never go below zero, at any scale (rates do
+ * not scale: a small drive meets the same rates in a shorter life), nor
+ * with a low watermark smaller than one 10 ms tick of folding, and GC holds
+ * it at its start, f_lo.
+ */
+TEST(p1_random_writes_never_take_more_space_than_the_drive_has)
+{
+	const struct { double scale, f_lo_gb; bool discrete; } cases[] = {
+		{ 0.002, 0, false }, { 0.01, 0, false }, { 0.02, 0, false },
+		{ 0.002, 5e-5, false }, { 0.002, 5e-5, true }, { 0.0005, 0, true },
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		struct sim *s = open_p1(cases[k].scale, cases[k].f_lo_gb);
+		if (!s)
+			continue;
+		const char *path = cases[k].discrete ? "per-I/O" : "bulk";
+		uint64_t cap = sim_capacity(s), rnd = 5 * (cap / 4096) / 2;
+		struct acc a = { .invariants = true };
+		double min_free = INFINITY;
+		if (cases[k].discrete) {
+			p1_discrete(s, rnd, &min_free);
+		} else {
+			a.min_free = &min_free;
+			stream(s, true, false, 131072, 128, cap / 131072 * 131072, 0, &a);
+			stream(s, true, true, 4096, 32, rnd * 4096, 0, &a);
+		}
+		struct sim_state st;
+		sim_state(s, &st);
+		double f_lo = (cases[k].f_lo_gb > 0 ? cases[k].f_lo_gb : 10 * cases[k].scale) * GB;
+		if (a.bad || st.free_bytes < 0)
+			CHECK_FAIL("p1 %s at scale %g: free space went below zero (now %.0f)",
+				   path, cases[k].scale, st.free_bytes);
+		else if (min_free < f_lo - 1e3)
+			CHECK_FAIL("p1 %s at scale %g: free space %.0f went below GC's start %.0f",
+				   path, cases[k].scale, min_free, f_lo);
+		/* The stream ran its course, on a drive that did reach GC. */
+		if (st.host_bytes < (double)cap + 0.99 * (double)rnd * 4096 || st.gc_copy_bytes <= 0)
+			CHECK_FAIL("p1 %s at scale %g: wrote %.0f bytes, %.0f GC copies",
+				   path, cases[k].scale, st.host_bytes, st.gc_copy_bytes);
 		sim_close(s);
 	}
 }
