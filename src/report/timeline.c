@@ -105,9 +105,12 @@ int timeline_chart(struct rctx *x, const struct tl_spec *t,
 				continue;	/* no I/O finished: no latency */
 			rc = series_add(s, xv, column(x, p, t->col), NULL, e);
 		}
-		/* On the time axis, the moments device queries ran. */
+		/* On the time axis, the moments device queries ran (within
+		   a clipped axis only: gnuplot would draw the others outside
+		   the frame). */
 		for (size_t i = 0; t->axis == TL_TIME && i < w->nqueries && !rc; i++)
-			rc = chart_add_vmark(&c, w->query_t_s[i], e);
+			if (!c.x.has_max || w->query_t_s[i] <= c.x.max)
+				rc = chart_add_vmark(&c, w->query_t_s[i], e);
 	}
 	if (!rc)
 		rc = rpt_chart(x, &c);
