@@ -128,6 +128,26 @@ static bool show_dir(const char *name, const struct dir_view *v)
 	return marked;
 }
 
+/* Device queries made while the workload ran (plans with monitor=): the
+   drive answered them between the workload's I/Os. */
+static int show_device_queries(struct store *s, const struct workload_row *w,
+			       struct sb_err *e)
+{
+	if (!w->stalls_known) {
+		printf("    device queries: not recorded (a database from before they were)\n");
+		return 0;
+	}
+	struct device_query_row *q;
+	size_t n;
+	if (store_list_device_queries(s, w->id, &q, &n, e))
+		return -1;
+	char total[32];
+	printf("    device queries: %zu during this workload (%s in all)\n", n,
+	       fmt_ns(device_queries_total_ns(q, n), total, sizeof total));
+	free(q);
+	return 0;
+}
+
 static int show_workload(struct store *s, const struct workload_row *w,
 			 struct lat_hist *h, void *first, struct sb_err *e)
 {
@@ -155,6 +175,8 @@ static int show_workload(struct store *s, const struct workload_row *w,
 		       fmt_ns(w->totals.driver_stall_ns, stall, sizeof stall));
 	else
 		printf("    driver stalls: not recorded (a database from before they were)\n");
+	if (show_device_queries(s, w, e))
+		return -1;
 	if (!any) {
 		printf("    no I/O recorded\n");
 		return 0;

@@ -172,6 +172,26 @@ struct json_ctx {
 	unsigned parts;
 };
 
+/* How many device queries ran during the workload and their total time;
+   null in a database from before they were recorded. */
+static int put_device_queries(struct json_writer *w, struct store *s,
+			      const struct workload_row *wl, struct sb_err *e)
+{
+	if (!wl->stalls_known) {
+		json_null(w, "device_queries");
+		json_null(w, "device_query_ns");
+		return 0;
+	}
+	struct device_query_row *q;
+	size_t n;
+	if (store_list_device_queries(s, wl->id, &q, &n, e))
+		return -1;
+	json_u64(w, "device_queries", n);
+	json_u64(w, "device_query_ns", device_queries_total_ns(q, n));
+	free(q);
+	return 0;
+}
+
 static int put_workload(struct store *s, const struct workload_row *wl,
 			struct lat_hist *h, void *ctx, struct sb_err *e)
 {
@@ -194,6 +214,8 @@ static int put_workload(struct store *s, const struct workload_row *wl,
 		json_null(w, "driver_stalls");
 		json_null(w, "driver_stall_ns");
 	}
+	if (put_device_queries(w, s, wl, e))
+		return -1;
 	for (int d = 0; d < DIR_COUNT; d++) {
 		struct dir_view v;
 		if (run_view_dir(s, wl, (enum io_dir)d, h, &v, e))

@@ -36,6 +36,23 @@ void chart_free(struct chart *c)
 	free(c->series);
 	c->series = NULL;
 	c->nseries = c->cap = 0;
+	free(c->vmarks);
+	c->vmarks = NULL;
+	c->nvmarks = c->vmarks_cap = 0;
+}
+
+int chart_add_vmark(struct chart *c, double x, struct sb_err *e)
+{
+	if (c->nvmarks == c->vmarks_cap) {
+		size_t cap = c->vmarks_cap ? 2 * c->vmarks_cap : 16;
+		double *v = realloc(c->vmarks, cap * sizeof(*v));
+		if (!v)
+			return sb_errno(e, ENOMEM, "chart %s: marks", c->name);
+		c->vmarks = v;
+		c->vmarks_cap = cap;
+	}
+	c->vmarks[c->nvmarks++] = x;
+	return 0;
 }
 
 void chart_axis_set(struct chart_axis *a, const char *label, bool log)

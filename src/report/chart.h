@@ -54,6 +54,8 @@ struct chart {
 	double hline;
 	char hline_title[64];
 	bool bar_values;	/* print each bar's value above it */
+	double *vmarks;		/* vertical marks at these x (device queries) */
+	size_t nvmarks, vmarks_cap;
 };
 
 /* Zeroed chart with a name, title and kind; opacity 1. */
@@ -69,6 +71,9 @@ struct chart_series *chart_add_series(struct chart *c, const char *title,
 /* Append a point; `label` only for bars (copied). */
 int series_add(struct chart_series *s, double x, double y, const char *label,
 	       struct sb_err *e);
+
+/* A vertical mark at x (a moment: a device query ran then). */
+int chart_add_vmark(struct chart *c, double x, struct sb_err *e);
 
 /* Points in all series; a chart with none is not worth drawing. */
 size_t chart_points(const struct chart *c);

@@ -346,6 +346,14 @@ static void write_script(FILE *f, const struct chart *c, double bar_ymax)
 		fprintf(f, " at graph 0.01, first %.10g offset 0,0.7 front\n",
 			c->hline);
 	}
+	/* Numbers only: the marks carry no text of their own (the page's
+	   note under the chart says what they are). */
+	for (size_t i = 0; i < c->nvmarks; i++)
+		if (isfinite(c->vmarks[i]))
+			fprintf(f, "set arrow from first %.10g, graph 0 to first "
+				   "%.10g, graph 1 nohead lw 1 dt 3 lc rgb "
+				   "\"#7f7f7f\" back\n", c->vmarks[i],
+				c->vmarks[i]);
 	if (c->kind == CHART_BARS)
 		write_bar_plot(f, c, dat, bar_ymax);
 	else

@@ -81,6 +81,11 @@ struct rpt_workload {
 	struct rpt_lat lat[2];	/* read, write */
 	struct rpt_point *pts;
 	size_t npts;
+	/* Device queries made while it ran (monitor=): their starts on the
+	   samples' clock, in seconds, and their total time. */
+	double *query_t_s;
+	size_t nqueries;
+	double query_s;
 };
 
 /* A workload's name in words (labels.c); the page shows it, the name

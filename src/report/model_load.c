@@ -100,6 +100,27 @@ static int load_workloads(struct rpt_run *r, struct store *db,
 	return 0;
 }
 
+/* The moments device queries ran during the workload, for the marks. */
+static int load_queries(struct rpt_workload *w, struct store *db,
+			struct sb_err *e)
+{
+	struct device_query_row *q = NULL;
+	size_t n = 0;
+	if (store_list_device_queries(db, w->id, &q, &n, e))
+		return -1;
+	w->query_t_s = n ? calloc(n, sizeof(*w->query_t_s)) : NULL;
+	if (n && !w->query_t_s) {
+		free(q);
+		return sb_errno(e, ENOMEM, "device queries");
+	}
+	for (size_t i = 0; i < n; i++)
+		w->query_t_s[i] = (double)q[i].t_start_ns / 1e9;
+	w->nqueries = n;
+	w->query_s = (double)device_queries_total_ns(q, n) / 1e9;
+	free(q);
+	return 0;
+}
+
 static int load_details(struct rpt_run *r, struct store *db, struct sb_err *e)
 {
 	struct lat_hist *h = hist_new();
@@ -127,6 +148,8 @@ static int load_details(struct rpt_run *r, struct store *db, struct sb_err *e)
 		}
 		reduce_samples(w, smp, n);
 		free(smp);
+		if (load_queries(w, db, e))
+			goto fail;
 	}
 	hist_free(h);
 	return 0;
@@ -255,8 +278,10 @@ int rpt_run_load(struct rpt_run *r, const char *path, int64_t run_id,
 
 void rpt_run_free(struct rpt_run *r)
 {
-	for (size_t i = 0; i < r->nwl; i++)
+	for (size_t i = 0; i < r->nwl; i++) {
 		free(r->wl[i].pts);
+		free(r->wl[i].query_t_s);
+	}
 	free(r->wl);
 	free(r->metrics);
 	for (size_t i = 0; i < r->nsteps; i++)

@@ -163,6 +163,7 @@ int sec_fill(struct rctx *x, const char *step)
 		t.col = TL_LAT_MEAN;
 		if (timeline_chart(x, &t, per, x->e))
 			return -1;
+		device_query_note(x, per);
 
 		bufprintf(what, sizeof(what), "pass%zu-mean", k + 1);
 		bufprintf(title, sizeof(title), "Fill pass %zu: mean of the "

@@ -176,6 +176,7 @@ int sec_precond(struct rctx *x, const char *step)
 		t.axis = TL_DRIVE_WRITES;
 		if (timeline_chart(x, &t, per, x->e))
 			return -1;
+		device_query_note(x, per);
 	}
 	return 0;
 }

@@ -105,9 +105,38 @@ int timeline_chart(struct rctx *x, const struct tl_spec *t,
 				continue;	/* no I/O finished: no latency */
 			rc = series_add(s, xv, column(x, p, t->col), NULL, e);
 		}
+		/* On the time axis, the moments device queries ran (within
+		   a clipped axis only: gnuplot would draw the others outside
+		   the frame). */
+		for (size_t i = 0; t->axis == TL_TIME && i < w->nqueries && !rc; i++)
+			if (!c.x.has_max || w->query_t_s[i] <= c.x.max)
+				rc = chart_add_vmark(&c, w->query_t_s[i], e);
 	}
 	if (!rc)
 		rc = rpt_chart(x, &c);
 	chart_free(&c);
 	return rc;
+}
+
+void device_query_note(struct rctx *x, const struct rpt_workload *const *per_run)
+{
+	for (size_t r = 0; r < x->nruns; r++) {
+		const struct rpt_workload *w = per_run[r];
+		if (!w || !w->nqueries)
+			continue;
+		char at[1024];
+		size_t u = 0, shown = w->nqueries < 20 ? w->nqueries : 20;
+		at[0] = '\0';
+		for (size_t i = 0; i < shown; i++)
+			u += bufprintf(at + u, sizeof(at) - u, "%s%.1f s",
+				       i ? ", " : "", w->query_t_s[i]);
+		if (shown < w->nqueries)
+			bufprintf(at + u, sizeof(at) - u, ", ... (%zu more)",
+				  w->nqueries - shown);
+		page_para(x->pg.body, "%s: %zu device quer%s (health, "
+			  "temperature) ran during this measurement, at t = %s "
+			  "(%.3f s in all; dotted lines on the charts against "
+			  "time).", x->runs[r].label, w->nqueries,
+			  w->nqueries == 1 ? "y" : "ies", at, w->query_s);
+	}
 }

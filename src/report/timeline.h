@@ -27,4 +27,8 @@ int timeline_chart(struct rctx *x, const struct tl_spec *t,
 		   const struct rpt_workload *const *per_run,
 		   struct sb_err *e);
 
+/* Under a workload's charts: per run whose workload had device queries
+   during it, how many, when and for how long. */
+void device_query_note(struct rctx *x, const struct rpt_workload *const *per_run);
+
 #endif

@@ -57,6 +57,39 @@ void store_workload_rows_free(struct workload_row *rows, size_t n)
 	free(rows);
 }
 
+static void query_from_row(sqlite3_stmt *st, void *row)
+{
+	struct device_query_row *q = row;
+	q->t_start_ns = (uint64_t)sqlite3_column_int64(st, 0);
+	q->t_end_ns = (uint64_t)sqlite3_column_int64(st, 1);
+	store_col_copy(st, 2, q->source, sizeof q->source);
+}
+
+int store_list_device_queries(struct store *s, int64_t workload_id,
+			      struct device_query_row **out, size_t *n,
+			      struct sb_err *e)
+{
+	*out = NULL;
+	*n = 0;
+	if (store_schema_version(s) < 3)
+		return 0;	/* no table yet: nothing was recorded */
+	sqlite3_stmt *st = store_stmt(s, ST_QUERY_LIST, e);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, workload_id);
+	return store_read_rows(s, st, sizeof **out, query_from_row, NULL,
+			       "listing device queries", (void **)out, n, e);
+}
+
+uint64_t device_queries_total_ns(const struct device_query_row *q, size_t n)
+{
+	uint64_t sum = 0;
+	for (size_t i = 0; i < n; i++)
+		if (q[i].t_end_ns > q[i].t_start_ns)
+			sum += q[i].t_end_ns - q[i].t_start_ns;
+	return sum;
+}
+
 static int workload_exists(struct store *s, int64_t workload_id,
 			   struct sb_err *e)
 {

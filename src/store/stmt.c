@@ -116,6 +116,9 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_READING_LIST] =
 		"SELECT t_ns, key, value FROM device_readings WHERE run_id = ?1 "
 		"ORDER BY t_ns, rowid",
+	[ST_QUERY_LIST] =
+		"SELECT t_start_ns, t_end_ns, source FROM device_queries "
+		"WHERE workload_id = ?1 ORDER BY t_start_ns, rowid",
 };
 
 int store_sql_err(sqlite3 *db, struct sb_err *e, const char *what)

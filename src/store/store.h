@@ -192,6 +192,21 @@ int store_list_workloads(struct store *s, int64_t run_id, int64_t step_id,
 			 struct sb_err *e);
 void store_workload_rows_free(struct workload_row *rows, size_t n);
 
+/* A device query (health, temperature) made while a workload ran, on the
+   workload's clock (the samples' t_start_ns/t_end_ns). */
+struct device_query_row {
+	uint64_t t_start_ns, t_end_ns;
+	char source[16];
+};
+/* A workload's device queries in time order; none in a database from
+   before they were recorded (schema 2, see workload_row.stalls_known).
+   Caller frees *out with free(). */
+int store_list_device_queries(struct store *s, int64_t workload_id,
+			      struct device_query_row **out, size_t *n,
+			      struct sb_err *e);
+/* Their total time: what show and the report print. */
+uint64_t device_queries_total_ns(const struct device_query_row *q, size_t n);
+
 /* Every sample of a workload, in order.  Caller frees *out with free(). */
 int store_load_samples(struct store *s, int64_t workload_id,
 		       struct interval_sample **out, size_t *n,
