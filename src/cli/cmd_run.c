@@ -19,6 +19,7 @@
 #include "cli/run_sink.h"
 #include "common/rng.h"
 #include "device/file_mark.h"
+#include "device/file_space.h"
 #include "device/host.h"
 #include "device/safety.h"
 #include "device/target_json.h"
@@ -184,6 +185,11 @@ int cmd_run(int argc, char **argv)
 	bool is_file = is_path && (stat(o->target, &st) ? errno == ENOENT : S_ISREG(st.st_mode));
 	bool fill = is_file && file_needs_fill(o->target, o->size);
 	bool created = is_file && access(o->target, F_OK) != 0;
+	/* An impossible size is the first thing to say: before asking to
+	   destroy a file that could not be grown anyway. */
+	if (is_file && o->size && (created || (uint64_t)st.st_size < o->size) &&
+	    file_space_check(o->target, o->size, &e))
+		goto usage;
 	/* Filling writes the whole file: never silently to one ssdbench did
 	   not make (a sparse VM image has holes too). */
 	if (fill && any_reads(o) && !created && !file_is_ours(o->target)) {
@@ -225,7 +231,7 @@ int cmd_run(int argc, char **argv)
 		   one that ran and a run can be repeated with --seed. */
 		if (!w[i].seed) {
 			uint64_t x = seed_base + i;
-			w[i].seed = splitmix64(&x) | 1;
+			w[i].seed = seed_draw(&x);
 		}
 		if (workload_validate(&w[i], facts->size, facts->logical_block, &e)) {
 			sb_err_wrap(&e, "%s", facts->path);

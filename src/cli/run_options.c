@@ -249,7 +249,7 @@ static int apply(struct run_options *o, struct run_wl_spec *s, const struct key 
 	case K_IOLOG:
 		return copy_str(o->iolog, sizeof o->iolog, k->name, v, e);
 	case K_SEED:
-		return parse_uint_range("seed", v, 0, UINT64_MAX, &s->w.seed, e);
+		return parse_uint_range("seed", v, 0, INT64_MAX, &s->w.seed, e);
 	case K_DESTROY:
 		return parse_bool(k->name, v, &o->destroy_data, e);
 	case K_JSON:

@@ -20,6 +20,16 @@ static inline uint64_t splitmix64(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
+/*
+ * A workload's seed, drawn from x: never 0 (0 means "draw one") and below
+ * 2^63, because seeds are stored and printed as JSON numbers and JSON
+ * readers (jansson among them) keep integers exact only up to INT64_MAX.
+ */
+static inline uint64_t seed_draw(uint64_t *x)
+{
+	return (splitmix64(x) >> 1) | 1;
+}
+
 static inline void rng_seed(struct rng *r, uint64_t seed)
 {
 	for (int i = 0; i < 4; i++)

@@ -249,7 +249,7 @@ static int setup_workloads(struct engine *eng, struct run *r, const struct workl
 				       "read-only", i + 1, w[i].name);
 		if (!wl->w.seed) {
 			uint64_t x = seed_base + i;
-			wl->w.seed = splitmix64(&x);
+			wl->w.seed = seed_draw(&x);
 		}
 		for (int d = 0; d < DIR_COUNT; d++)
 			if (!(wl->ivl_hist[d] = hist_new()))

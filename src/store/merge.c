@@ -236,7 +236,9 @@ out:
 	return rc;
 }
 
-/* Every table of the target, the mapped ones first, then by name. */
+/* Every table of the target, the mapped ones first, then by name.  Not
+   run_leases: a lease is a live writer's claim on a run of the database
+   it was taken in, never a result to carry into another. */
 static int copy_tables(sqlite3 *db, bool src_has_uid, struct sb_err *e)
 {
 	sqlite3_stmt *st;
@@ -244,7 +246,8 @@ static int copy_tables(sqlite3 *db, bool src_has_uid, struct sb_err *e)
 		"SELECT m.name, EXISTS (SELECT 1 FROM src.sqlite_master s "
 		"WHERE s.type = 'table' AND s.name = m.name) "
 		"FROM main.sqlite_master m WHERE m.type = 'table' "
-		"AND m.name NOT LIKE 'sqlite_%' ORDER BY CASE m.name "
+		"AND m.name NOT LIKE 'sqlite_%' AND m.name <> 'run_leases' "
+		"ORDER BY CASE m.name "
 		"WHEN 'runs' THEN 0 WHEN 'steps' THEN 1 WHEN 'workloads' THEN 2 "
 		"ELSE 3 END, m.name";
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)

@@ -209,8 +209,16 @@ int store_open(const char *path, struct store **out, struct sb_err *e)
 			       "can read it)", path);
 	if (open_db(path, NULL, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &s, e))
 		return -1;
-	if (check_identity(s->db, path, &version, e) ||
-	    (version > 0 && check_intact(s->db, path, e)))
+	if (check_identity(s->db, path, &version, e)) {
+		/* A header that reads but a schema that does not: as damaged
+		   as a failed quick_check, and refused the same way. */
+		if ((sqlite3_errcode(s->db) & 0xff) == SQLITE_CORRUPT)
+			sb_errf(e, "%s is damaged (SQLite: %s); refusing to write "
+				"to it; show, report and export may still read what "
+				"is intact", path, sqlite3_errmsg(s->db));
+		goto fail;
+	}
+	if (version > 0 && check_intact(s->db, path, e))
 		goto fail;
 	/*
 	 * WAL with synchronous=NORMAL: a commit is an append to the log, no

@@ -263,7 +263,7 @@ void step_workload(struct step_ctx *c, struct workload *w, const char *fmt, ...)
 	va_end(ap);
 	if (c->seed) {
 		uint64_t x = c->seed + c->next_index;
-		w->seed = splitmix64(&x);
+		w->seed = seed_draw(&x);
 	}
 }
 

@@ -61,6 +61,17 @@ sync_flags() {	# prints the flags of the process' descriptors on $dev
 		awk '/^flags:/ {print $2}' "/proc/$pid/fdinfo/${fd##*/}"
 	done
 }
+# The descriptors once the run has opened the device (a loaded machine may
+# take more than a second to start a sanitizer build); empty if it never did.
+await_flags() {
+	local pid=$1 i f
+	for i in $(seq 100); do
+		f=$(sync_flags "$pid")
+		[ -n "$f" ] && { echo "$f"; return; }
+		kill -0 "$pid" 2>/dev/null || return
+		sleep 0.1
+	done
+}
 has_osync() {	# O_SYNC is 04010000 (octal)
 	local f
 	for f in "$@"; do (( (8#$f & 8#4010000) == 8#4010000 )) && return 0; done
@@ -70,8 +81,7 @@ for mode in sync plain; do
 	extra=(); [ $mode = sync ] && extra=(--sync)
 	$S run --target "$dev" --rw randwrite --bs 4k --qd 2 --time 3s --destroy-data --no-db "${extra[@]}" >/dev/null &
 	pid=$!
-	sleep 1
-	flags=$(sync_flags $pid)
+	flags=$(await_flags $pid)
 	wait $pid || fail "$mode run failed"
 	echo "$mode: flags $flags"
 	if [ $mode = sync ]; then has_osync $flags || fail "--sync: no O_SYNC descriptor"
@@ -80,8 +90,7 @@ done
 echo "== --buffered: the descriptor that does the I/O has no O_DIRECT"
 $S run --target "$dev" --rw randread --bs 4k --qd 2 --time 2s --buffered --no-db >/dev/null &
 pid=$!
-sleep 1
-flags=$(sync_flags $pid)
+flags=$(await_flags $pid)
 wait $pid || fail "buffered run failed"
 echo "buffered: flags $flags"
 buffered=0	# O_DIRECT is 040000 (octal); the session's own descriptor keeps it
