@@ -15,6 +15,7 @@
 #include "cli/export.h"
 #include "cli/run_view.h"
 #include "cli/show_fields.h"
+#include "common/term_text.h"
 #include "common/units.h"
 #include "store/store.h"
 
@@ -43,7 +44,7 @@ static int list_runs(struct store *s, struct sb_err *e)
 	struct run_row *r;
 	size_t n;
 	bool running = false;
-	char t[32];
+	char t[32], tg[512];
 	if (store_list_runs(s, &r, &n, e))
 		return -1;
 	if (!n) {
@@ -59,7 +60,8 @@ static int list_runs(struct store *s, struct sb_err *e)
 		printf("%6lld  %-19s  %-5s  %-11s  %-9s  %s\n",
 		       (long long)r[i].id, short_time(r[i].started_at, t, sizeof t),
 		       r[i].kind, live ? "running*" : r[i].status,
-		       r[i].engine_mode[0] ? r[i].engine_mode : "-", r[i].target);
+		       r[i].engine_mode[0] ? r[i].engine_mode : "-",
+		       term_text(r[i].target, tg, sizeof tg));
 	}
 	if (running)
 		printf("\n* running: interrupted or still running (a killed run "
@@ -70,15 +72,16 @@ static int list_runs(struct store *s, struct sb_err *e)
 
 static void field(const char *name, const char *value)
 {
+	char buf[4096];
 	if (value && *value)
-		printf("  %-14s %s\n", name, value);
+		printf("  %-14s %s\n", name, term_text(value, buf, sizeof buf));
 }
 
 static int show_steps(struct store *s, int64_t run_id, struct sb_err *e)
 {
 	struct step_row *st;
 	size_t n;
-	char t1[32], t2[32];
+	char t1[32], t2[32], nm[256], err[1024];
 	bool running = false;
 	if (store_list_steps(s, run_id, &st, &n, e))
 		return -1;
@@ -89,12 +92,14 @@ static int show_steps(struct store *s, int64_t run_id, struct sb_err *e)
 	for (size_t i = 0; i < n; i++) {
 		bool live = !strcmp(st[i].status, "running");
 		running |= live;
-		printf("  %4d  %-16s  %-11s  %-19s  %s\n", st[i].seq, st[i].name,
+		printf("  %4d  %-16s  %-11s  %-19s  %s\n", st[i].seq,
+		       term_text(st[i].name, nm, sizeof nm),
 		       live ? "running*" : st[i].status,
 		       short_time(st[i].started_at, t1, sizeof t1),
 		       short_time(st[i].finished_at, t2, sizeof t2));
 		if (st[i].error)
-			printf("        error: %s\n", st[i].error);
+			printf("        error: %s\n",
+			       term_text(st[i].error, err, sizeof err));
 	}
 	if (running)
 		printf("  * interrupted or still running\n");
@@ -151,15 +156,16 @@ static int show_device_queries(struct store *s, const struct workload_row *w,
 static int show_workload(struct store *s, const struct workload_row *w,
 			 struct lat_hist *h, void *first, struct sb_err *e)
 {
-	char status[64], secs[32];
+	char status[64], secs[32], nm[256], mode[128];
 	if (*(bool *)first)
 		printf("\nworkloads (latency from the stored histograms; MB/s "
 		       "is 10^6 bytes/s)\n");
 	*(bool *)first = false;
 	snprintf(secs, sizeof secs, "%.2f s", w->totals.measured_ns / 1e9);
-	printf("\n  #%u %s  [%s%s%s]  measured %s%s\n", w->index, w->name,
+	printf("\n  #%u %s  [%s%s%s]  measured %s%s\n", w->index,
+	       term_text(w->name, nm, sizeof nm),
 	       run_view_status(w->status, status, sizeof status),
-	       w->mode[0] ? ", " : "", w->mode, secs,
+	       w->mode[0] ? ", " : "", term_text(w->mode, mode, sizeof mode), secs,
 	       w->final ? "" : " (last checkpoint, not final)");
 	struct dir_view v[DIR_COUNT];
 	bool any = false;
@@ -231,7 +237,8 @@ static int show_run(struct store *s, int64_t run_id, struct sb_err *e)
 	char status[64];
 	if (store_get_run(s, run_id, &r, e))
 		return -1;
-	printf("run %lld (%s)\n", (long long)r.id, r.kind);
+	char kind[64];
+	printf("run %lld (%s)\n", (long long)r.id, term_text(r.kind, kind, sizeof kind));
 	field("status", run_view_status(r.status, status, sizeof status));
 	field("target", r.target);
 	field("started", r.started_at);

@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/run_view.h"
+#include "common/term_text.h"
 #include "common/rank.h"
 #include "common/json.h"
 #include "common/units.h"
@@ -23,8 +24,9 @@ static double per_second(uint64_t n, uint64_t ns)
 void run_print_summary(FILE *out, const struct run_report *r)
 {
 	const struct engine_result *res = r->res;
-	char a[32], b[32];
-	fprintf(out, "target %s (%s, %s, logical block %u B)\n", res->facts.path,
+	char a[32], b[32], text[1024];
+	fprintf(out, "target %s (%s, %s, logical block %u B)\n",
+		term_text(res->facts.path, text, sizeof text),
 		res->facts.kind, fmt_bytes(res->facts.size, a, sizeof a),
 		res->facts.logical_block);
 	fprintf(out, "engine %s, mode %s, batch %u%s\n", res->backend,
@@ -38,7 +40,8 @@ void run_print_summary(FILE *out, const struct run_report *r)
 	for (uint32_t i = 0; i < res->nworkloads; i++) {
 		const struct workload_result *wr = &res->wl[i];
 		char desc[128];
-		fprintf(out, "\n[%s] %s, %s measured%s\n", r->w[i].name,
+		fprintf(out, "\n[%s] %s, %s measured%s\n",
+			term_text(r->w[i].name, text, sizeof text),
 			workload_describe(&r->w[i], desc, sizeof desc),
 			fmt_ns(wr->measured_ns, b, sizeof b),
 			wr->stopped_by_hook ? " (stopped)" : "");
@@ -70,7 +73,7 @@ void run_print_summary(FILE *out, const struct run_report *r)
 			"only the max\n", PCT_AT_MAX);
 	if (strcmp(r->status, "done"))
 		fprintf(out, "\nstatus: %s%s%s\n", r->status, r->error ? ": " : "",
-			r->error ? r->error : "");
+			term_text(r->error, text, sizeof text));
 }
 
 static void json_dir(struct json_writer *j, enum io_dir d, const struct workload_result *wr)

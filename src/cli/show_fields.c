@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/term_text.h"
+
 #define NAME_WIDTH 14
 #define LINE_WIDTH 100
 
@@ -42,20 +44,26 @@ static void settings_text(FILE *out, const char *text, int indent)
 					fputc('\n', out);
 				if (!first_line)
 					pad(out, indent);
-				col = fprintf(out, "%-*s", NAME_WIDTH, group);
+				char g[256];
+				col = fprintf(out, "%-*s", NAME_WIDTH,
+					      term_text(group, g, sizeof g));
 				first_line = false;
 			} else if (col + 1 + kvlen > LINE_WIDTH - indent) {
 				fputc('\n', out);
 				pad(out, indent);
 				col = fprintf(out, "%-*s", NAME_WIDTH, "");
 			}
-			col += fprintf(out, " %.*s", kvlen, kv);
+			char one[1024], kvs[4096];
+			snprintf(one, sizeof one, "%.*s", kvlen, kv);
+			col += fprintf(out, " %s", term_text(one, kvs, sizeof kvs));
 		} else if (len) {
 			if (!first_line) {
 				fputc('\n', out);
 				pad(out, indent);
 			}
-			fprintf(out, "%.*s", (int)len, p);
+			char one[1024], line[4096];
+			snprintf(one, sizeof one, "%.*s", (int)len, p);
+			fputs(term_text(one, line, sizeof line), out);
 			group[0] = '\0';
 			first_line = false;
 		}
@@ -67,7 +75,11 @@ static void settings_text(FILE *out, const char *text, int indent)
 static void scalar(FILE *out, const json_t *v)
 {
 	switch (json_typeof(v)) {
-	case JSON_STRING: fputs(json_string_value(v), out); break;
+	case JSON_STRING: {
+		char buf[4096];
+		fputs(term_text(json_string_value(v), buf, sizeof buf), out);
+		break;
+	}
 	case JSON_INTEGER: fprintf(out, "%lld", (long long)json_integer_value(v)); break;
 	case JSON_REAL: fprintf(out, "%.10g", json_real_value(v)); break;
 	case JSON_TRUE: fputs("yes", out); break;
@@ -79,6 +91,23 @@ static void scalar(FILE *out, const json_t *v)
 		free(s);
 	}
 	}
+}
+
+/* Lines "a.b=c" (a plan's canonical text), each shown as a setting; any
+   other text with a newline is one value, its newline escaped. */
+static bool settings_like(const char *s)
+{
+	if (!strchr(s, '\n'))
+		return false;
+	for (const char *p = s; *p;) {
+		size_t len = strcspn(p, "\n");
+		const char *eq = memchr(p, '=', len);
+		if (len && (!eq || !memchr(p, '.', (size_t)(eq - p))) &&
+		    strncmp(p, "preset=", 7))
+			return false;
+		p += len + (p[len] ? 1 : 0);
+	}
+	return true;
 }
 
 static bool all_scalars(const json_t *a)
@@ -103,6 +132,8 @@ static void object(FILE *out, const json_t *o, int indent)
 
 static void member(FILE *out, const char *name, const json_t *v, int indent)
 {
+	char nm[256];
+	name = term_text(name, nm, sizeof nm);
 	pad(out, indent);
 	if (json_is_object(v)) {
 		fprintf(out, "%s\n", name);
@@ -110,7 +141,7 @@ static void member(FILE *out, const char *name, const json_t *v, int indent)
 		return;
 	}
 	fprintf(out, "%-*s ", NAME_WIDTH, name);
-	if (json_is_string(v) && strchr(json_string_value(v), '\n')) {
+	if (json_is_string(v) && settings_like(json_string_value(v))) {
 		settings_text(out, json_string_value(v), indent + NAME_WIDTH + 1);
 		return;
 	}

@@ -59,7 +59,10 @@ int store_lease_take(struct store *s, int64_t run_id, struct sb_err *e)
 		rc = store_sql_err(s->db, e, s->path);
 		goto out;
 	}
-	sqlite3_bind_int64(st, 1, run_id);
+	if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) {
+		rc = store_sql_err(s->db, e, "binding the run of a lease");
+		goto out;
+	}
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		long long pid = sqlite3_column_int64(st, 0);
 		const char *host = (const char *)sqlite3_column_text(st, 1);

@@ -32,7 +32,9 @@ static int load_facts(struct store *s, struct run_row *r, struct sb_err *e)
 	int rc;
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, r->id);
+	store_bind_i64(s, st, 1, r->id);
+	if (store_binds_ok(s, st, "reading target facts", e))
+		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *phase = (const char *)sqlite3_column_text(st, 0);
 		char **dst = phase && !strcmp(phase, "after")
@@ -50,7 +52,9 @@ int store_get_run(struct store *s, int64_t run_id, struct run_row *out,
 	sqlite3_stmt *st = store_stmt(s, ST_RUN_GET, e);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
+	store_bind_i64(s, st, 1, run_id);
+	if (store_binds_ok(s, st, "reading a run", e))
+		return -1;
 	int rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW) {
 		if (store_read_done(s, st, rc, "reading a run", e))
@@ -136,7 +140,7 @@ int store_list_steps(struct store *s, int64_t run_id, struct step_row **out,
 	sqlite3_stmt *st = store_stmt(s, ST_STEP_LIST, e);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
+	store_bind_i64(s, st, 1, run_id);
 	return store_read_rows(s, st, sizeof **out, step_from_row, step_rows_free,
 			       "listing steps", (void **)out, n, e);
 }
@@ -175,7 +179,7 @@ int store_list_metrics(struct store *s, int64_t run_id,
 	sqlite3_stmt *st = store_stmt(s, ST_METRIC_LIST, e);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
+	store_bind_i64(s, st, 1, run_id);
 	return store_read_rows(s, st, sizeof **out, metric_from_row, NULL,
 			       "listing metrics", (void **)out, n, e);
 }
@@ -197,7 +201,7 @@ int store_list_device_readings(struct store *s, int64_t run_id,
 	sqlite3_stmt *st = store_stmt(s, ST_READING_LIST, e);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
+	store_bind_i64(s, st, 1, run_id);
 	return store_read_rows(s, st, sizeof **out, reading_from_row, NULL,
 			       "listing device readings", (void **)out, n, e);
 }

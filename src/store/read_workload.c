@@ -43,8 +43,8 @@ int store_list_workloads(struct store *s, int64_t run_id, int64_t step_id,
 				      ST_WORKLOAD_LIST, e);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_int64(st, 2, step_id > 0 ? step_id : 0);
+	store_bind_i64(s, st, 1, run_id);
+	store_bind_i64(s, st, 2, step_id > 0 ? step_id : 0);
 	return store_read_rows(s, st, sizeof **out, workload_from_row,
 			       workload_rows_free, "listing workloads",
 			       (void **)out, n, e);
@@ -96,7 +96,9 @@ static int workload_exists(struct store *s, int64_t workload_id,
 	sqlite3_stmt *st = store_stmt(s, ST_WORKLOAD_EXISTS, e);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, workload_id);
+	store_bind_i64(s, st, 1, workload_id);
+	if (store_binds_ok(s, st, "looking up a workload", e))
+		return -1;
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		sqlite3_reset(st);
@@ -139,7 +141,7 @@ int store_load_samples(struct store *s, int64_t workload_id,
 	sqlite3_stmt *st = store_stmt(s, ST_SAMPLE_LIST, e);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, workload_id);
+	store_bind_i64(s, st, 1, workload_id);
 	return store_read_rows(s, st, sizeof **out, sample_from_row, NULL,
 			       "reading samples", (void **)out, n, e);
 }
@@ -152,8 +154,10 @@ int store_load_histogram(struct store *s, int64_t workload_id,
 	sqlite3_stmt *st = store_stmt(s, ST_HIST_GET, e);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, workload_id);
-	store_bind_text(st, 2, io_dir_name(dir));
+	store_bind_i64(s, st, 1, workload_id);
+	store_bind_text(s, st, 2, io_dir_name(dir));
+	if (store_binds_ok(s, st, "reading a histogram", e))
+		return -1;
 	int rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW) {
 		if (store_read_done(s, st, rc, "reading a histogram", e))

@@ -2,6 +2,7 @@
  * The statement cache, the pending transaction and small binding helpers
  * shared by the store's read and write files.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,10 +153,11 @@ sqlite3_stmt *store_stmt(struct store *s, enum store_stmt id, struct sb_err *e)
 			return NULL;
 		}
 		s->stmt[id] = st;
-		return st;
+	} else {
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
 	}
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
+	s->bind_rc = SQLITE_OK;
 	return st;
 }
 
@@ -240,6 +242,8 @@ int store_tick(struct store *s, bool force, struct sb_err *e)
 int store_step_done(struct store *s, sqlite3_stmt *st, const char *what,
 		    struct sb_err *e)
 {
+	if (store_binds_ok(s, st, what, e))
+		return -1;
 	bool in_tx = !sqlite3_get_autocommit(s->db);
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE || rc == SQLITE_ROW) {
@@ -258,18 +262,66 @@ int store_step_done(struct store *s, sqlite3_stmt *st, const char *what,
 	return -1;
 }
 
-int store_bind_text(sqlite3_stmt *st, int col, const char *text)
+/* A bind that fails (a parameter the SQL does not have, out of memory,
+   text too long) would otherwise run the statement with NULL in its
+   place: the first failure is kept on the store and refused by
+   store_binds_ok before the statement runs. */
+static void bind_note(struct store *s, int rc, int col)
 {
-	if (!text)
-		return sqlite3_bind_null(st, col);
-	return sqlite3_bind_text(st, col, text, -1, SQLITE_TRANSIENT);
+	if (rc != SQLITE_OK && s->bind_rc == SQLITE_OK) {
+		s->bind_rc = rc;
+		s->bind_col = col;
+	}
 }
 
-int store_bind_id(sqlite3_stmt *st, int col, int64_t id)
+void store_bind_i64(struct store *s, sqlite3_stmt *st, int col, int64_t v)
 {
-	if (id <= 0)
-		return sqlite3_bind_null(st, col);
-	return sqlite3_bind_int64(st, col, id);
+	bind_note(s, sqlite3_bind_int64(st, col, v), col);
+}
+
+void store_bind_f64(struct store *s, sqlite3_stmt *st, int col, double v)
+{
+	bind_note(s, sqlite3_bind_double(st, col, v), col);
+}
+
+void store_bind_blob(struct store *s, sqlite3_stmt *st, int col,
+		     const void *data, size_t len)
+{
+	if (len > INT_MAX) {
+		bind_note(s, SQLITE_TOOBIG, col);
+		return;
+	}
+	bind_note(s, sqlite3_bind_blob(st, col, data, (int)len, SQLITE_STATIC),
+		  col);
+}
+
+void store_bind_text(struct store *s, sqlite3_stmt *st, int col,
+		     const char *text)
+{
+	bind_note(s, text ? sqlite3_bind_text(st, col, text, -1, SQLITE_TRANSIENT)
+		       : sqlite3_bind_null(st, col), col);
+}
+
+void store_bind_id(struct store *s, sqlite3_stmt *st, int col, int64_t id)
+{
+	bind_note(s, id > 0 ? sqlite3_bind_int64(st, col, id)
+		       : sqlite3_bind_null(st, col), col);
+}
+
+int store_binds_ok(struct store *s, sqlite3_stmt *st, const char *what,
+		   struct sb_err *e)
+{
+	int rc = s->bind_rc, col = s->bind_col;
+	if (rc == SQLITE_OK)
+		return 0;
+	s->bind_rc = SQLITE_OK;
+	const char *name = sqlite3_bind_parameter_name(st, col);
+	sb_errf(e, "%s: binding parameter %d (%s) of \"%.48s...\": %s", what,
+		col, name ? name : "none such", sqlite3_sql(st),
+		sqlite3_errstr(rc));
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return -1;
 }
 
 void store_col_copy(sqlite3_stmt *st, int col, char *dst, size_t len)
@@ -319,6 +371,8 @@ int store_read_rows(struct store *s, sqlite3_stmt *st, size_t elem,
 	int rc;
 	*out = NULL;
 	*n = 0;
+	if (store_binds_ok(s, st, what, e))
+		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (store_grow(&rows, &cap, count, elem, e)) {
 			sqlite3_reset(st);

@@ -62,6 +62,8 @@ struct store {
 	sqlite3_stmt *stmt[ST_COUNT];
 	uint8_t *hist_buf;		/* reused encode buffer */
 	size_t hist_buf_len;
+	int bind_rc;			/* first failed bind since store_stmt */
+	int bind_col;			/* ... and its parameter */
 };
 
 /* The prepared statement `id`, reset and unbound, or NULL with e filled. */
@@ -82,9 +84,20 @@ int store_commit(struct store *s, struct sb_err *e);
 int store_step_done(struct store *s, sqlite3_stmt *st, const char *what,
 		    struct sb_err *e);
 
-/* Bind helpers: NULL for absent text, NULL for id 0 (no step/workload). */
-int store_bind_text(sqlite3_stmt *st, int col, const char *text);
-int store_bind_id(sqlite3_stmt *st, int col, int64_t id);
+/* Bind helpers on a statement from store_stmt: NULL for absent text, NULL
+   for id 0 (no step/workload).  The first failure is kept on the store;
+   store_binds_ok (called by store_step_done and store_read_rows, and by
+   hand before any other sqlite3_step) returns it as an error naming the
+   parameter, with `what` in front. */
+void store_bind_i64(struct store *s, sqlite3_stmt *st, int col, int64_t v);
+void store_bind_f64(struct store *s, sqlite3_stmt *st, int col, double v);
+void store_bind_blob(struct store *s, sqlite3_stmt *st, int col,
+		     const void *data, size_t len);
+void store_bind_text(struct store *s, sqlite3_stmt *st, int col,
+		     const char *text);
+void store_bind_id(struct store *s, sqlite3_stmt *st, int col, int64_t id);
+int store_binds_ok(struct store *s, sqlite3_stmt *st, const char *what,
+		   struct sb_err *e);
 
 /* Copy a text column into a fixed buffer (truncating) or a heap string. */
 void store_col_copy(sqlite3_stmt *st, int col, char *dst, size_t len);

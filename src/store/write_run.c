@@ -31,12 +31,12 @@ int store_run_begin(struct store *s, const struct run_begin *b,
 	if (!st)
 		return -1;
 	store_utc_now(now);
-	store_bind_text(st, 1, b->kind);
-	store_bind_text(st, 2, b->target);
-	store_bind_text(st, 3, b->command_line);
-	store_bind_text(st, 4, b->params_json);
-	store_bind_text(st, 5, b->host_json);
-	store_bind_text(st, 6, now);
+	store_bind_text(s, st, 1, b->kind);
+	store_bind_text(s, st, 2, b->target);
+	store_bind_text(s, st, 3, b->command_line);
+	store_bind_text(s, st, 4, b->params_json);
+	store_bind_text(s, st, 5, b->host_json);
+	store_bind_text(s, st, 6, now);
 	if (store_step_done(s, st, "recording a run", e))
 		return -1;
 	*run_id = sqlite3_last_insert_rowid(s->db);
@@ -58,10 +58,10 @@ int store_run_target_facts(struct store *s, int64_t run_id, const char *when,
 	if (!st)
 		return -1;
 	store_utc_now(now);
-	sqlite3_bind_int64(st, 1, run_id);
-	store_bind_text(st, 2, when);
-	store_bind_text(st, 3, facts_json);
-	store_bind_text(st, 4, now);
+	store_bind_i64(s, st, 1, run_id);
+	store_bind_text(s, st, 2, when);
+	store_bind_text(s, st, 3, facts_json);
+	store_bind_text(s, st, 4, now);
 	return store_step_done(s, st, "recording target facts", e);
 }
 
@@ -77,10 +77,10 @@ static int finish_row(struct store *s, enum store_stmt id_stmt,
 	if (!st)
 		return -1;
 	store_utc_now(now);
-	sqlite3_bind_int64(st, 1, id);
-	store_bind_text(st, 2, status);
-	store_bind_text(st, 3, error);
-	store_bind_text(st, 4, now);
+	store_bind_i64(s, st, 1, id);
+	store_bind_text(s, st, 2, status);
+	store_bind_text(s, st, 3, error);
+	store_bind_text(s, st, 4, now);
 	if (store_step_done(s, st, what, e) || expect_changed(s, what, id, e))
 		return -1;
 	return store_commit(s, e);
@@ -103,8 +103,8 @@ int store_run_engine_mode(struct store *s, int64_t run_id, const char *mode,
 	sqlite3_stmt *st = store_stmt(s, ST_RUN_MODE, e);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	store_bind_text(st, 2, mode);
+	store_bind_i64(s, st, 1, run_id);
+	store_bind_text(s, st, 2, mode);
 	if (store_step_done(s, st, "run", e) ||
 	    expect_changed(s, "run", run_id, e))
 		return -1;
@@ -124,11 +124,11 @@ int store_step_begin(struct store *s, int64_t run_id, int seq,
 	if (!st)
 		return -1;
 	store_utc_now(now);
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_int(st, 2, seq);
-	store_bind_text(st, 3, name);
-	store_bind_text(st, 4, params_json);
-	store_bind_text(st, 5, now);
+	store_bind_i64(s, st, 1, run_id);
+	store_bind_i64(s, st, 2, seq);
+	store_bind_text(s, st, 3, name);
+	store_bind_text(s, st, 4, params_json);
+	store_bind_text(s, st, 5, now);
 	if (store_step_done(s, st, "recording a step", e))
 		return sb_err_wrap(e, "step '%s' of run %lld", name,
 				   (long long)run_id);
@@ -158,21 +158,21 @@ int store_put_metric(struct store *s, int64_t run_id, int64_t step_id,
 	sqlite3_stmt *st = store_stmt(s, ST_METRIC_DELETE, e);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	store_bind_id(st, 2, step_id);
-	store_bind_id(st, 3, workload_id);
-	store_bind_text(st, 4, key);
+	store_bind_i64(s, st, 1, run_id);
+	store_bind_id(s, st, 2, step_id);
+	store_bind_id(s, st, 3, workload_id);
+	store_bind_text(s, st, 4, key);
 	if (store_step_done(s, st, "replacing a metric", e))
 		return sb_err_wrap(e, "metric %s", key);
 	if (!(st = store_stmt(s, ST_METRIC_INSERT, e)))
 		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	store_bind_id(st, 2, step_id);
-	store_bind_id(st, 3, workload_id);
-	store_bind_text(st, 4, key);
+	store_bind_i64(s, st, 1, run_id);
+	store_bind_id(s, st, 2, step_id);
+	store_bind_id(s, st, 3, workload_id);
+	store_bind_text(s, st, 4, key);
 	if (isfinite(value))	/* a missing figure (NaN) is stored as NULL */
-		sqlite3_bind_double(st, 5, value);
-	store_bind_text(st, 6, unit ? unit : "");
+		store_bind_f64(s, st, 5, value);
+	store_bind_text(s, st, 6, unit ? unit : "");
 	if (store_step_done(s, st, "recording a metric", e))
 		return sb_err_wrap(e, "metric %s of run %lld", key,
 				   (long long)run_id);
@@ -187,10 +187,10 @@ int store_add_device_query(struct store *s, int64_t workload_id, uint64_t t_star
 	sqlite3_stmt *st = store_stmt(s, ST_QUERY_INSERT, e);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, workload_id);
-	sqlite3_bind_int64(st, 2, (int64_t)t_start_ns);
-	sqlite3_bind_int64(st, 3, (int64_t)t_end_ns);
-	store_bind_text(st, 4, source);
+	store_bind_i64(s, st, 1, workload_id);
+	store_bind_i64(s, st, 2, (int64_t)t_start_ns);
+	store_bind_i64(s, st, 3, (int64_t)t_end_ns);
+	store_bind_text(s, st, 4, source);
 	if (store_step_done(s, st, "recording a device query", e))
 		return sb_err_wrap(e, "workload %lld", (long long)workload_id);
 	return 0;
@@ -206,11 +206,11 @@ int store_add_device_reading(struct store *s, int64_t run_id, uint64_t t_ns,
 	sqlite3_stmt *st = store_stmt(s, ST_READING_INSERT, e);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_int64(st, 2, (int64_t)t_ns);
-	store_bind_text(st, 3, key);
+	store_bind_i64(s, st, 1, run_id);
+	store_bind_i64(s, st, 2, (int64_t)t_ns);
+	store_bind_text(s, st, 3, key);
 	if (isfinite(value))
-		sqlite3_bind_double(st, 4, value);
+		store_bind_f64(s, st, 4, value);
 	if (store_step_done(s, st, "recording a device reading", e))
 		return sb_err_wrap(e, "%s of run %lld", key, (long long)run_id);
 	return 0;

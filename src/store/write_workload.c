@@ -22,12 +22,12 @@ int store_workload_begin(struct store *s, int64_t run_id, int64_t step_id,
 	if (!st)
 		return -1;
 	store_utc_now(now);
-	sqlite3_bind_int64(st, 1, run_id);
-	store_bind_id(st, 2, step_id);
-	sqlite3_bind_int64(st, 3, index);
-	store_bind_text(st, 4, name);
-	store_bind_text(st, 5, spec_json);
-	store_bind_text(st, 6, now);
+	store_bind_i64(s, st, 1, run_id);
+	store_bind_id(s, st, 2, step_id);
+	store_bind_i64(s, st, 3, index);
+	store_bind_text(s, st, 4, name);
+	store_bind_text(s, st, 5, spec_json);
+	store_bind_text(s, st, 6, now);
 	if (store_step_done(s, st, "recording a workload", e))
 		return sb_err_wrap(e, "workload '%s' of run %lld", name,
 				   (long long)run_id);
@@ -61,20 +61,20 @@ static int put_hist(struct store *s, int64_t workload_id, enum io_dir d,
 		/* Nothing measured in this direction: no row, as if never set. */
 		if (!(st = store_stmt(s, ST_HIST_DELETE, e)))
 			return -1;
-		sqlite3_bind_int64(st, 1, workload_id);
-		store_bind_text(st, 2, io_dir_name(d));
+		store_bind_i64(s, st, 1, workload_id);
+		store_bind_text(s, st, 2, io_dir_name(d));
 		return store_step_done(s, st, "clearing a histogram", e);
 	}
 	if (encode_hist(s, h, &len, e) || !(st = store_stmt(s, ST_HIST_UPSERT, e)))
 		return -1;
-	sqlite3_bind_int64(st, 1, workload_id);
-	store_bind_text(st, 2, io_dir_name(d));
-	sqlite3_bind_int(st, 3, final);
-	sqlite3_bind_int64(st, 4, (int64_t)h->count);
-	sqlite3_bind_int64(st, 5, (int64_t)h->min);
-	sqlite3_bind_int64(st, 6, (int64_t)h->max);
-	sqlite3_bind_int64(st, 7, (int64_t)h->sum);
-	sqlite3_bind_blob(st, 8, s->hist_buf, (int)len, SQLITE_STATIC);
+	store_bind_i64(s, st, 1, workload_id);
+	store_bind_text(s, st, 2, io_dir_name(d));
+	store_bind_i64(s, st, 3, final);
+	store_bind_i64(s, st, 4, (int64_t)h->count);
+	store_bind_i64(s, st, 5, (int64_t)h->min);
+	store_bind_i64(s, st, 6, (int64_t)h->max);
+	store_bind_i64(s, st, 7, (int64_t)h->sum);
+	store_bind_blob(s, st, 8, s->hist_buf, len);
 	int rc = store_step_done(s, st, "recording a histogram", e);
 	sqlite3_clear_bindings(st);	/* the buffer may move before next use */
 	return rc;
@@ -90,15 +90,15 @@ int store_workload_totals(struct store *s, int64_t workload_id,
 	sqlite3_stmt *st = store_stmt(s, ST_WORKLOAD_TOTALS, e);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, workload_id);
+	store_bind_i64(s, st, 1, workload_id);
 	for (int d = 0; d < DIR_COUNT; d++) {
-		sqlite3_bind_int64(st, 2 + d, (int64_t)t->bytes[d]);
-		sqlite3_bind_int64(st, 5 + d, (int64_t)t->ios[d]);
+		store_bind_i64(s, st, 2 + d, (int64_t)t->bytes[d]);
+		store_bind_i64(s, st, 5 + d, (int64_t)t->ios[d]);
 	}
-	sqlite3_bind_int64(st, 8, (int64_t)t->measured_ns);
-	sqlite3_bind_int(st, 9, final);
-	sqlite3_bind_int64(st, 10, (int64_t)t->driver_stalls);
-	sqlite3_bind_int64(st, 11, (int64_t)t->driver_stall_ns);
+	store_bind_i64(s, st, 8, (int64_t)t->measured_ns);
+	store_bind_i64(s, st, 9, final);
+	store_bind_i64(s, st, 10, (int64_t)t->driver_stalls);
+	store_bind_i64(s, st, 11, (int64_t)t->driver_stall_ns);
 	if (store_step_done(s, st, "recording totals", e))
 		return sb_err_wrap(e, "workload %lld", (long long)workload_id);
 	if (sqlite3_changes(s->db) == 0)
@@ -127,10 +127,10 @@ int store_workload_finish(struct store *s, int64_t workload_id,
 	if (!st)
 		return -1;
 	store_utc_now(now);
-	sqlite3_bind_int64(st, 1, workload_id);
-	store_bind_text(st, 2, status);
-	store_bind_text(st, 3, mode);
-	store_bind_text(st, 4, now);
+	store_bind_i64(s, st, 1, workload_id);
+	store_bind_text(s, st, 2, status);
+	store_bind_text(s, st, 3, mode);
+	store_bind_text(s, st, 4, now);
 	if (store_step_done(s, st, "finishing a workload", e))
 		return -1;
 	if (sqlite3_changes(s->db) == 0)
@@ -147,20 +147,20 @@ int store_add_sample(struct store *s, int64_t workload_id,
 	sqlite3_stmt *st = store_stmt(s, ST_SAMPLE_INSERT, e);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, workload_id);
-	sqlite3_bind_int64(st, 2, (int64_t)smp->index);
-	sqlite3_bind_int64(st, 3, (int64_t)smp->t_start_ns);
-	sqlite3_bind_int64(st, 4, (int64_t)smp->t_end_ns);
-	sqlite3_bind_int(st, 5, smp->ramp);
+	store_bind_i64(s, st, 1, workload_id);
+	store_bind_i64(s, st, 2, (int64_t)smp->index);
+	store_bind_i64(s, st, 3, (int64_t)smp->t_start_ns);
+	store_bind_i64(s, st, 4, (int64_t)smp->t_end_ns);
+	store_bind_i64(s, st, 5, smp->ramp);
 	for (int d = 0; d < DIR_COUNT; d++) {
 		const struct interval_dir *x = &smp->dir[d];
 		int c = 6 + 6 * d;
-		sqlite3_bind_int64(st, c, (int64_t)x->bytes);
-		sqlite3_bind_int64(st, c + 1, (int64_t)x->ios);
-		sqlite3_bind_int64(st, c + 2, (int64_t)x->lat_p50_ns);
-		sqlite3_bind_int64(st, c + 3, (int64_t)x->lat_p99_ns);
-		sqlite3_bind_int64(st, c + 4, (int64_t)x->lat_max_ns);
-		sqlite3_bind_int64(st, c + 5, (int64_t)x->lat_sum_ns);
+		store_bind_i64(s, st, c, (int64_t)x->bytes);
+		store_bind_i64(s, st, c + 1, (int64_t)x->ios);
+		store_bind_i64(s, st, c + 2, (int64_t)x->lat_p50_ns);
+		store_bind_i64(s, st, c + 3, (int64_t)x->lat_p99_ns);
+		store_bind_i64(s, st, c + 4, (int64_t)x->lat_max_ns);
+		store_bind_i64(s, st, c + 5, (int64_t)x->lat_sum_ns);
 	}
 	if (store_step_done(s, st, "recording a sample", e))
 		return sb_err_wrap(e, "sample %llu of workload %lld",

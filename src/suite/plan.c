@@ -49,14 +49,26 @@ static int step_index(const struct plan_step *st, const char *key)
 const struct param_value *step_param(const struct plan_step *st,
 				     const char *key)
 {
+	static const struct param_value absent;	/* all zero, never written */
 	int i = step_index(st, key);
 	if (i < 0) {
-		/* A step asking for a parameter its kind lacks is a bug. */
-		fprintf(stderr, "ssdbench: internal error: step %s has no parameter %s\n",
-			st->name, key);
-		abort();
+		/* Every plan_step lives in a (writable) struct plan; the note is
+		   the lookup's only side effect, read back by plan_step_bug. */
+		struct plan_step *w = (struct plan_step *)st;
+		if (!w->unknown_key)
+			w->unknown_key = key;
+		return &absent;
 	}
 	return &st->v[i];
+}
+
+int plan_step_bug(const struct plan_step *st, struct sb_err *e)
+{
+	if (!st->unknown_key)
+		return 0;
+	return sb_errf(e, "internal error: step %s asked for parameter %s, which "
+		       "a %s step does not have", st->name, st->unknown_key,
+		       st->kind->name);
 }
 
 uint64_t step_u64(const struct plan_step *st, const char *key)
@@ -430,6 +442,10 @@ int plan_check(const struct plan *p, const struct plan_target *t,
 		enabled++;
 		if (check_values(st, t, e))
 			return sb_err_wrap(e, "step %s", st->name);
+		/* A key the checks asked for that the kind lacks: found
+		   here, before anything runs. */
+		if (plan_step_bug(st, e))
+			return -1;
 		const struct param_value *mon = step_param(st, "monitor");
 		if (mon->u && !step_kind_may_monitor(st->kind))
 			return sb_errf(e, "%s: monitor=%s: a %s step measures latency, and a device "

@@ -98,6 +98,9 @@ struct plan_step {
 	const char *needs;	/* a step that must run before, or NULL */
 	/* step_common_params, then kind->params */
 	struct param_value v[PLAN_STEP_PARAMS_MAX];
+	/* The first key the code asked for that the kind lacks (a bug), kept
+	   for plan_step_bug; NULL when none. */
+	const char *unknown_key;
 };
 
 #define PLAN_STEPS_MAX 24
@@ -195,9 +198,13 @@ int plan_read_text(struct plan *p, const char *name, const char *text,
 int plan_check(const struct plan *p, const struct plan_target *t,
 	       struct sb_err *e);
 
-/* Lookups; `key` must exist in the step's kind (a programming error else). */
+/* Lookups.  A key the step's kind lacks is a programming error: the
+   lookup answers a zero value (enabled=0, 0 bytes, empty text), notes the
+   key on the step and plan_step_bug turns it into an error, which
+   plan_check and the runner return. */
 const struct param_value *step_param(const struct plan_step *st,
 				     const char *key);
+int plan_step_bug(const struct plan_step *st, struct sb_err *e);
 uint64_t step_u64(const struct plan_step *st, const char *key);
 double step_double(const struct plan_step *st, const char *key);
 bool step_enabled(const struct plan_step *st);

@@ -178,6 +178,8 @@ static int run_one(struct run_state *rs, uint32_t i, uint32_t step_no,
 	}
 	step_fn fn = fn_of(st->kind);
 	rc = fn ? fn(&c, e) : sb_errf(e, "no code runs steps of kind %s", st->kind->name);
+	if (!rc)
+		rc = plan_step_bug(st, e);
 	rs->eng = c.eng;	/* a purge may reopen it */
 	rs->clock_base_s = c.clock_base_s;
 	if (rs->eng)	/* a format may have changed the logical block */

@@ -1,6 +1,7 @@
 /* The shared leaf types: histogram accuracy against an exact sort, units,
    JSON and the generator. */
 #include "check.h"
+#include "common/term_text.h"
 
 #include <stdint.h>
 
@@ -68,6 +69,22 @@ static void check_against_sort(uint64_t *v, size_t n)
 
 /* The issue's case: p99.9 of 999 x 100 ns and one 50 ms is 100 ns (rank
    999 of 1000); a floating-point rank made it rank 1000, the 50 ms. */
+/* Terminal text, against escapes written out by hand: controls, DEL,
+   backslash, C1 codes in UTF-8 and broken UTF-8 escaped; other UTF-8 kept;
+   cut short with "..." when the buffer is too small. */
+TEST(term_text_escapes_what_a_terminal_would_obey)
+{
+	char b[64];
+	CHECK_EQ_STR(term_text("a\x1b[2Jb\nc\td\re\\f\x7f", b, sizeof b),
+		     "a\\x1b[2Jb\\nc\\td\\re\\\\f\\x7f");
+	CHECK_EQ_STR(term_text("\xc2\x9b" "31m \xc3\xa9 \xff", b, sizeof b),
+		     "\\xc2\\x9b31m \xc3\xa9 \\xff");
+	CHECK_EQ_STR(term_text(NULL, b, sizeof b), "");
+	char s[8];
+	CHECK_EQ_STR(term_text("abcdefghij", s, sizeof s), "abcd...");
+	CHECK_EQ_STR(term_text("\n\n\n", s, sizeof s), "\\n\\n...");
+}
+
 TEST(percentile_rank_is_exact_at_integer_boundaries)
 {
 	struct lat_hist *h = hist_new();

@@ -101,6 +101,31 @@ TEST(full_preset_has_the_reviewers_numbers)
 	CHECK(plan_check(&plan, &big, &e) == 0);
 }
 
+/* A step's code asking for a key its kind lacks (a bug) does not end the
+   process: the lookup answers zero, and plan_step_bug and plan_check
+   return an error naming the step and the key. */
+TEST(unknown_parameter_key_is_an_error_not_an_abort)
+{
+	struct sb_err e = { 0 };
+	CHECK(plan_init(&plan, "full", &e) == 0);
+	struct plan_step *st = plan_find_mut(&plan, "seq_precond");
+	CHECK(st != NULL);
+	if (!st)
+		return;
+	CHECK(plan_step_bug(st, &e) == 0);
+	CHECK(step_u64(st, "no_such_key") == 0);
+	CHECK(step_param(st, "no_such_key")->text[0] == '\0');
+	CHECK(step_double(st, "another_missing") == 0.0);
+	CHECK(plan_step_bug(st, &e) == -1);
+	CHECK(strstr(e.msg, "seq_precond") != NULL);
+	CHECK(strstr(e.msg, "no_such_key") != NULL);	/* the first one */
+	struct plan_target t = { .size = 64ull << 30, .logical_block = 4096,
+				 .is_file = true };
+	memset(&e, 0, sizeof e);
+	CHECK(plan_check(&plan, &t, &e) == -1);
+	CHECK(strstr(e.msg, "no_such_key") != NULL);
+}
+
 TEST(settings_change_values_and_refuse_bad_ones)
 {
 	struct sb_err e;

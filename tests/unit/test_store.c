@@ -369,6 +369,49 @@ TEST(metrics_and_readings_round_trip)
 	store_close(s);
 }
 
+/* A bind that SQLite refuses (here a parameter the statement does not
+   have) is an error naming the parameter when the statement is run, not a
+   row written or read with NULL in its place. */
+TEST(failed_bind_is_an_error_naming_the_parameter)
+{
+	struct store *s = open_new("bind.db");
+	if (!s)
+		return;
+	struct sb_err e = { 0 };
+	sqlite3_stmt *st = store_stmt(s, ST_RUN_MODE, &e); /* ?1, ?2 only */
+	CHECK(st != NULL);
+	if (!st) {
+		store_close(s);
+		return;
+	}
+	store_bind_i64(s, st, 1, 1);
+	store_bind_text(s, st, 3, "uring");
+	store_bind_i64(s, st, 2, 7);	/* a later success keeps the failure */
+	CHECK(store_step_done(s, st, "setting the engine mode", &e) == -1);
+	CHECK(strstr(e.msg, "setting the engine mode") != NULL);
+	CHECK(strstr(e.msg, "parameter 3") != NULL);
+	CHECK(strstr(e.msg, "column index out of range") != NULL);
+
+	/* The next use of a statement starts clean. */
+	st = store_stmt(s, ST_STEP_LIST, &e);
+	CHECK(st != NULL);
+	if (st) {
+		struct step_row *rows = NULL;
+		size_t n = 0;
+		store_bind_id(s, st, 2, 5);	/* ST_STEP_LIST has ?1 only */
+		memset(&e, 0, sizeof e);
+		CHECK(store_read_rows(s, st, sizeof *rows, NULL, NULL,
+				      "listing steps", (void **)&rows, &n, &e) == -1);
+		CHECK(strstr(e.msg, "parameter 2") != NULL);
+		CHECK(rows == NULL && n == 0);
+	}
+	int64_t run = 0;
+	struct run_begin b = { .kind = "run", .target = "t", .command_line = "c",
+			       .params_json = "{}", .host_json = "{}" };
+	CHECK(store_run_begin(s, &b, &run, &e) == 0 && run > 0);
+	store_close(s);
+}
+
 static int run_tests(int argc, char **argv)
 {
 	atexit(remove_tmpdir);
