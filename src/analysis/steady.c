@@ -279,6 +279,13 @@ bool ss_push(struct ss_detector *d, const struct trace_pt *pt)
 	return push_sample(d, &sum);
 }
 
+void ss_pass(struct ss_detector *d, const struct trace_pt *pt)
+{
+	d->trace_seen++;
+	d->total_bytes += pt->bytes;
+	d->total_ns += pt->ns;
+}
+
 void ss_window(const struct ss_detector *d, struct ss_window *out)
 {
 	*out = d->last;
@@ -305,8 +312,14 @@ int ss_analyze(const struct trace_pt *t, size_t n, const struct ss_params *p,
 	struct ss_detector *d;
 	if (trace_check(t, n, e) || ss_new(p, &d, e))
 		return -1;
-	for (size_t i = 0; i < n; i++)
-		ss_push(d, &t[i]);
+	size_t first, end;
+	trace_whole(t, n, &first, &end);
+	for (size_t i = 0; i < n; i++) {
+		if (i >= first && i < end)
+			ss_push(d, &t[i]);
+		else
+			ss_pass(d, &t[i]);
+	}
 	ss_result(d, out);
 	ss_free(d);
 	return 0;

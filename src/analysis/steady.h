@@ -127,13 +127,23 @@ void ss_free(struct ss_detector *d);
  */
 bool ss_push(struct ss_detector *d, const struct trace_pt *pt);
 
+/*
+ * Account a slice that is not a whole interval (a run's cut-short first or
+ * last slice, trace_slice_partial): its time and bytes count towards the
+ * elapsed seconds, bytes and min_bytes, and it is a trace sample for the
+ * result's index, but it never enters a detector sample -- a 7 us sliver
+ * with one I/O is no ss_interval's count.
+ */
+void ss_pass(struct ss_detector *d, const struct trace_pt *pt);
+
 /* The window ending at the latest detector sample. */
 void ss_window(const struct ss_detector *d, struct ss_window *out);
 
 /* The verdict so far. */
 void ss_result(const struct ss_detector *d, struct ss_result *out);
 
-/* The detector over a whole stored trace (stops at nothing). */
+/* The detector over a whole stored trace (stops at nothing); a leading or
+   trailing partial slice (trace_whole) goes to ss_pass(). */
 int ss_analyze(const struct trace_pt *t, size_t n, const struct ss_params *p,
 	       struct ss_result *out, struct sb_err *e);
 

@@ -50,10 +50,15 @@ void trace_whole(const struct trace_pt *t, size_t n, size_t *first, size_t *end)
 		nominal = (uint64_t)stat_percentile(v, n - 2, 50, v + n - 2);
 		free(v);
 	}
-	if (2 * t[0].ns < nominal)
+	if (trace_slice_partial(t[0].ns, nominal))
 		*first = 1;
-	if (*end - *first > 1 && 2 * t[n - 1].ns < nominal)
+	if (*end - *first > 1 && trace_slice_partial(t[n - 1].ns, nominal))
 		*end = n - 1;
+}
+
+bool trace_slice_partial(uint64_t ns, uint64_t nominal_ns)
+{
+	return 2 * ns < nominal_ns;
 }
 
 int trace_check(const struct trace_pt *t, size_t n, struct sb_err *e)

@@ -63,6 +63,12 @@ double trace_median_slice_s(const struct trace_pt *t, size_t n);
  */
 void trace_whole(const struct trace_pt *t, size_t n, size_t *first, size_t *end);
 
+/* trace_whole's test of a leading or trailing slice: shorter than half
+   the nominal slice, so cut by the run's start or end.  (An online reader
+   of interval slices, where only the first or last can be short, uses it
+   with the configured interval.) */
+bool trace_slice_partial(uint64_t ns, uint64_t nominal_ns);
+
 /* Check that a trace is usable: n > 0 and no zero-length slice. */
 int trace_check(const struct trace_pt *t, size_t n, struct sb_err *e);
 

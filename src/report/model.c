@@ -89,6 +89,17 @@ double rpt_iops(const struct rpt_workload *w)
 	return (double)(w->ios[0] + w->ios[1]) / w->measured_s;
 }
 
+double rpt_stall_window_s(const struct rpt_workload *w)
+{
+	if (w->ios[0] + w->ios[1])
+		return 0;
+	double s = w->measured_s;
+	for (size_t i = 0; s <= 0 && i < w->npts; i++)
+		if (!w->pts[i].ramp)
+			s += w->pts[i].dur_s;
+	return s > 0 ? s : 0;
+}
+
 static int json_int(const char *json, const char *key, int64_t dflt)
 {
 	double v;

@@ -148,6 +148,10 @@ const struct rpt_workload *rpt_find(const struct rpt_run *r, const char *step,
 /* Totals of a workload over its measured time (ramp excluded). */
 double rpt_bw(const struct rpt_workload *w);	/* bytes/s, both directions */
 double rpt_iops(const struct rpt_workload *w);
+/* A stall (the findings' <point>.stall): nothing completed in a measured
+   window.  Returns the window in seconds (its totals, else its samples),
+   0 when the point is no stall. */
+double rpt_stall_window_s(const struct rpt_workload *w);
 
 /*
  * The measured (non-ramp) samples as the analysis library's trace: bytes

@@ -113,6 +113,24 @@ static double consistency_score(const struct rpt_workload *w, bool iops,
 	return c.fine.score;
 }
 
+/* Under a 2-in-1 chart: each stalled point, by device and QD. */
+static void stall_notes(struct rctx *x, const struct group *g, bool clip)
+{
+	for (size_t r = 0; r < x->nruns; r++)
+		for (size_t k = 0; k < g->n; k++) {
+			const struct rpt_workload *w = match_run(x, r, g->w[k]);
+			double s = w ? rpt_stall_window_s(w) : 0;
+			if (s > 0)
+				page_para(x->pg.body, "%s at QD%d: stalled, no I/O "
+					  "completed in the %g s window; %s at 0 %s, "
+					  "latency at least the window.",
+					  x->runs[r].label, w->spec.qd, s,
+					  clip ? "over 1 ms, so only on the all-points "
+						 "chart," : "drawn",
+					  g->iops ? "IOPS" : x->bw_unit);
+		}
+}
+
 static int two_in_one(struct rctx *x, const char *step, const struct group *g,
 		      bool clip)
 {
@@ -142,7 +160,10 @@ static int two_in_one(struct rctx *x, const char *step, const struct group *g,
 			const struct rpt_workload *w = match_run(x, r, g->w[k]);
 			if (!w)
 				continue;
-			double lat = rpt_lat_at(p50_lat(w), 50);
+			double stall_s = rpt_stall_window_s(w);
+			/* a stall: 0 IOPS, every I/O waited at least the window */
+			double lat = stall_s > 0 ? stall_s * 1e6
+						 : rpt_lat_at(p50_lat(w), 50);
 			if (clip && lat > TWO_IN_ONE_CLIP_US)
 				continue;
 			rc = series_add(s, throughput(x, g, w), lat, NULL, x->e);
@@ -151,6 +172,8 @@ static int two_in_one(struct rctx *x, const char *step, const struct group *g,
 	if (!rc)
 		rc = rpt_chart(x, &c);
 	chart_free(&c);
+	if (!rc)
+		stall_notes(x, g, clip);
 	return rc;
 }
 
@@ -214,7 +237,12 @@ static void group_table(struct rctx *x, const struct group *g)
 		double div = g->iops ? 1 : x->bw_div;
 		page_tr(f);
 		page_td_class(f, "num", "%d", w->spec.qd);
-		page_td_num(f, throughput(x, g, w), -1, "not measured");
+		double stall_s = rpt_stall_window_s(w);
+		if (stall_s > 0)
+			page_td_class(f, "num", "stalled: no I/O completed in the "
+				      "%g s window", stall_s);
+		else
+			page_td_num(f, throughput(x, g, w), -1, "not measured");
 		page_td_num(f, ok ? c.fine.stddev / div : NAN, -1, "too few samples");
 		page_td_num(f, ok ? 100 * c.fine.cv : NAN, 2, "too few samples");
 		page_td_num(f, ok ? c.fine.score : NAN, 1, "too few samples");

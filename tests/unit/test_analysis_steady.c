@@ -324,4 +324,48 @@ TEST(steady_fio_truncated_mean_and_deviation_by_hand)
 	CHECK_EQ_STR(r.rule, "fio-deviation");
 }
 
+/*
+ * A run's cut-short first or last slice is not an interval (trace_whole):
+ * here the last is a 7 us sliver with 1 I/O.  Whole slices 1000, 1100,
+ * 1300 I/Os of 1 s, window 3: by hand the slope is (1300 - 1000) / 2 =
+ * 150 per sample over a mean of 3400 / 3, 13.235 % -- not steady, at
+ * 1133.3 IOPS.  Taken as a fourth sample the sliver would judge the window
+ * 1100, 1300, 1: slope -549.5 over a mean of 800.  A 7 us sliver in front
+ * of the same slices must not shift them either.
+ */
+TEST(steady_partial_first_and_last_slice_not_an_interval)
+{
+	struct trace_pt t[5] = {
+		{ 7000, 4096, 1 },
+		{ 1000000000, 1000 * 4096ull, 1000 },
+		{ 1000000000, 1100 * 4096ull, 1100 },
+		{ 1000000000, 1300 * 4096ull, 1300 },
+		{ 7000, 4096, 1 },
+	};
+	struct ss_params p;
+	ss_params_default(&p);
+	p.metric = TRACE_IOPS;
+	p.sample_s = p.interval_s = 1;
+	p.window_s = 3;
+	struct sb_err e;
+	struct ss_result r;
+	for (size_t lead = 0; lead < 2; lead++) {
+		CHECK(ss_analyze(t + 1 - lead, 4 + lead, &p, &r, &e) == 0);
+		CHECK(!r.reached);
+		CHECK(r.at.full);
+		CHECK_NEAR(r.at.criterion_pct, 100 * 150 / (3400.0 / 3), 1e-9);
+		CHECK_NEAR(r.value, 3400.0 / 3, 1e-9);
+		/* the slivers were still run and written */
+		CHECK_NEAR(r.seconds, 3 + 7e-6 * (double)(1 + lead), 1e-12);
+		CHECK_NEAR(r.bytes, (3400.0 + 1 + (double)lead) * 4096, 0);
+	}
+	/* without the sliver at the end, 1000, 1100, 1120 is steady at the
+	   last whole slice (slope 60 of 1073.3, 5.59 %), as with it */
+	t[3] = (struct trace_pt){ 1000000000, 1120 * 4096ull, 1120 };
+	CHECK(ss_analyze(t, 5, &p, &r, &e) == 0);
+	CHECK(r.reached);
+	CHECK_EQ_U64(r.index, 3);
+	CHECK_NEAR(r.value, 3220.0 / 3, 1e-9);
+}
+
 CHECK_MAIN("analysis_steady")
