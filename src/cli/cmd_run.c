@@ -39,14 +39,6 @@ static bool file_needs_fill(const char *path, uint64_t size)
 	return (uint64_t)st.st_blocks * 512 < want;
 }
 
-static bool any_reads(const struct run_options *o)
-{
-	for (uint32_t i = 0; i < o->nwl; i++)
-		if (o->wl[i].w.read_pct > 0 && o->wl[i].w.trim_pct < 100)
-			return true;
-	return false;
-}
-
 /* Write the whole file once, sequentially, so reads never hit holes. */
 static int fill_file(struct engine *eng, struct run_sink *sink, struct sb_err *e)
 {
@@ -192,7 +184,7 @@ int cmd_run(int argc, char **argv)
 		goto usage;
 	/* Filling writes the whole file: never silently to one ssdbench did
 	   not make (a sparse VM image has holes too). */
-	if (fill && any_reads(o) && !created && !file_is_ours(o->target)) {
+	if (fill && run_options_read(o) && !created && !file_is_ours(o->target)) {
 		if (!o->destroy_data) {
 			sb_errf(&e, "%s exists and has unwritten parts (holes, or "
 				"--size beyond its end); reading them would measure "
@@ -238,7 +230,7 @@ int cmd_run(int argc, char **argv)
 			goto usage;
 		}
 	}
-	fill = fill && any_reads(o);
+	fill = fill && run_options_read(o);
 	if (fill && fill_file(eng, &sink, &e))
 		goto fail;
 	if (store_begin(o, eng, w, argc, argv, &sink, &e))

@@ -386,23 +386,32 @@ int run_options_parse(int argc, char **argv, struct run_options *o, struct sb_er
 	return 0;
 }
 
+/* fio's rw word without "rand": read, write, trim, rw, readwrite. */
+static const char *rw_kind(const struct run_wl_spec *s)
+{
+	return strncmp(s->rw, "rand", 4) ? s->rw : s->rw + 4;
+}
+
+/* The read share the rw word (and rwmixread) give, known before resolve. */
+static uint32_t spec_read_pct(const struct run_wl_spec *s)
+{
+	const char *kind = rw_kind(s);
+	if (!strcmp(kind, "read"))
+		return 100;
+	if (!strcmp(kind, "write") || !strcmp(kind, "trim"))
+		return 0;
+	return s->rwmixread >= 0 ? (uint32_t)s->rwmixread : 50;
+}
+
 static int resolve_one(struct run_wl_spec *s, uint64_t target_size, struct sb_err *e)
 {
 	struct workload *w = &s->w;
 	const char *rw = s->rw;
-	bool rnd = !strncmp(rw, "rand", 4);
-	const char *kind = rnd ? rw + 4 : rw;
-	w->pattern = rnd ? PATTERN_RAND : PATTERN_SEQ;
-	if (!strcmp(kind, "read")) {
-		w->read_pct = 100;
-	} else if (!strcmp(kind, "write")) {
-		w->read_pct = 0;
-	} else if (!strcmp(kind, "trim")) {
+	const char *kind = rw_kind(s);
+	w->pattern = strncmp(rw, "rand", 4) ? PATTERN_SEQ : PATTERN_RAND;
+	w->read_pct = spec_read_pct(s);
+	if (!strcmp(kind, "trim"))
 		w->trim_pct = 100;
-		w->read_pct = 0;
-	} else {
-		w->read_pct = s->rwmixread >= 0 ? (uint32_t)s->rwmixread : 50;
-	}
 	if (s->rwmixread >= 0 && strcmp(kind, "rw") && strcmp(kind, "readwrite"))
 		return sb_errf(e, "rwmixread applies to rw/randrw, not to rw=%s", rw);
 	if (s->span[0]) {
@@ -452,9 +461,16 @@ bool run_options_write(const struct run_options *o)
 {
 	for (uint32_t i = 0; i < o->nwl; i++) {
 		const struct run_wl_spec *s = &o->wl[i];
-		const char *kind = strncmp(s->rw, "rand", 4) ? s->rw : s->rw + 4;
-		if (strcmp(kind, "read") || s->w.trim_pct || s->w.fsync_every)
+		if (strcmp(rw_kind(s), "read") || s->w.trim_pct || s->w.fsync_every)
 			return true;
 	}
+	return false;
+}
+
+bool run_options_read(const struct run_options *o)
+{
+	for (uint32_t i = 0; i < o->nwl; i++)
+		if (spec_read_pct(&o->wl[i]) > 0)
+			return true;
 	return false;
 }

@@ -46,6 +46,9 @@ int run_options_resolve(struct run_options *o, uint64_t target_size,
 
 /* Whether any workload writes, trims or syncs. */
 bool run_options_write(const struct run_options *o);
+/* Whether any workload reads; like run_options_write, from the options as
+   given (before run_options_resolve). */
+bool run_options_read(const struct run_options *o);
 
 void run_options_usage(void);
 
