@@ -95,6 +95,8 @@ timeout -k 5 "${VM_TIMEOUT:-900}" "$qemu" -nodefaults -no-reboot -display none \
 	-serial "file:$share/console.log" \
 	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap" \
 	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
+	-fsdev "local,id=repo,path=$repo,security_model=none,readonly=on,multidevs=remap" \
+	-device virtio-9p-pci,fsdev=repo,mount_tag=repo \
 	-fsdev "local,id=share,path=$share,security_model=passthrough" \
 	-device virtio-9p-pci,fsdev=share,mount_tag=share \
 	"${disks[@]}" >"$vm_tmp/qemu.out" 2>&1
