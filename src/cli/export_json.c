@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "cli/export.h"
+#include "cli/run_output.h"
 #include "cli/run_view.h"
 #include "common/json.h"
 
@@ -101,6 +102,20 @@ static void put_dir(struct json_writer *w, const char *key,
 		json_u64(w, run_view_pct_names[p], v->lat_pct_ns[p]);
 	json_u64(w, "max", v->lat_max_ns);
 	json_object_end(w);
+	/* an open loop's response latency and late starts; null otherwise */
+	if (v->open_loop) {
+		json_object_begin(w, "response_lat_ns");
+		json_u64(w, "count", v->resp_count);
+		json_double(w, "mean", v->resp_mean_ns);
+		for (int p = 0; p < RUN_VIEW_NPCT; p++)
+			json_u64(w, run_view_pct_names[p], v->resp_pct_ns[p]);
+		json_u64(w, "max", v->resp_max_ns);
+		json_object_end(w);
+		run_json_lateness(w, "lateness", &v->late);
+	} else {
+		json_null(w, "response_lat_ns");
+		json_null(w, "lateness");
+	}
 	json_object_end(w);
 }
 

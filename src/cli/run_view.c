@@ -32,6 +32,20 @@ int run_view_dir(struct store *s, const struct workload_row *w,
 	hist_percentiles(scratch, run_view_pcts, RUN_VIEW_NPCT, out->lat_pct_ns);
 	for (int p = 0; p < RUN_VIEW_NPCT; p++)
 		out->lat_pct_supported[p] = percentile_supported(run_view_pcts[p], scratch->count);
+
+	if (store_load_histogram_kind(s, w->id, d, HIST_LATENESS, scratch, e))
+		return -1;
+	/* every open-loop I/O has a lateness, 0 when it went on time */
+	out->open_loop = scratch->count > 0;
+	lat_lateness(scratch, &out->late);
+	if (store_load_histogram_kind(s, w->id, d, HIST_RESPONSE, scratch, e))
+		return -1;
+	out->resp_count = scratch->count;
+	out->resp_mean_ns = scratch->count ? hist_mean(scratch) : NAN;
+	out->resp_max_ns = scratch->max;
+	hist_percentiles(scratch, run_view_pcts, RUN_VIEW_NPCT, out->resp_pct_ns);
+	for (int p = 0; p < RUN_VIEW_NPCT; p++)
+		out->resp_pct_supported[p] = percentile_supported(run_view_pcts[p], scratch->count);
 	return 0;
 }
 

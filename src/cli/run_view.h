@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analysis/latency.h"
 #include "common/error.h"
 #include "store/store.h"
 
@@ -28,6 +29,19 @@ struct dir_view {
 	/* At least one latency beyond the percentile (common/rank.h);
 	   otherwise lat_pct_ns is only the max and is shown as such. */
 	bool lat_pct_supported[RUN_VIEW_NPCT];
+	/*
+	 * An open loop (a rate; docs/run.md): the latency above is service
+	 * latency, and these are the response latency (from each I/O's
+	 * scheduled arrival) and the late starts.  open_loop false: none
+	 * recorded (a closed loop, or a database from before schema 5).
+	 */
+	bool open_loop;
+	uint64_t resp_count;
+	double resp_mean_ns;
+	uint64_t resp_max_ns;
+	uint64_t resp_pct_ns[RUN_VIEW_NPCT];
+	bool resp_pct_supported[RUN_VIEW_NPCT];
+	struct lateness_summary late;
 };
 
 /* What outputs print instead of a percentile without support. */

@@ -25,6 +25,7 @@ static int create_queue(struct driver *d, struct backend_queue **q, struct sb_er
 			qo.buf_size = workload_bs_max(w);
 		qo.sync |= w->sync;
 		qo.buffered |= w->buffered;
+		qo.paced |= workload_open_loop(w);
 	}
 	if (r->ops->queue_create(r->target, &qo, q, e))
 		return -1;
