@@ -153,11 +153,15 @@ int store_load_histogram(struct store *s, int64_t workload_id,
 	return store_load_histogram_kind(s, workload_id, dir, HIST_SERVICE, out, e);
 }
 
+const char *hist_kind_name(enum hist_kind k)
+{
+	return k == HIST_RESPONSE ? "response" : k == HIST_LATENESS ? "lateness" : "service";
+}
+
 int store_load_histogram_kind(struct store *s, int64_t workload_id,
 			      enum io_dir dir, enum hist_kind kind,
 			      struct lat_hist *out, struct sb_err *e)
 {
-	static const char *const kinds[] = { "service", "response", "lateness" };
 	hist_reset(out);
 	/* before version 5 no workload was open loop */
 	if (kind != HIST_SERVICE && store_schema_version(s) < 5)
@@ -168,7 +172,7 @@ int store_load_histogram_kind(struct store *s, int64_t workload_id,
 	store_bind_i64(s, st, 1, workload_id);
 	store_bind_text(s, st, 2, io_dir_name(dir));
 	if (kind != HIST_SERVICE)
-		store_bind_text(s, st, 9, kinds[kind]);
+		store_bind_text(s, st, 9, hist_kind_name(kind));
 	if (store_binds_ok(s, st, "reading a histogram", e))
 		return -1;
 	int rc = sqlite3_step(st);
@@ -185,6 +189,6 @@ int store_load_histogram_kind(struct store *s, int64_t workload_id,
 	if (rc)
 		return sb_errf(e, "%s: the %s %s histogram of workload %lld is "
 			       "damaged or from a newer ssdbench", s->path,
-			       io_dir_name(dir), kinds[kind], (long long)workload_id);
+			       io_dir_name(dir), hist_kind_name(kind), (long long)workload_id);
 	return 0;
 }

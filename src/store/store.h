@@ -225,6 +225,8 @@ int store_load_histogram(struct store *s, int64_t workload_id,
  * histogram: *out is then empty.
  */
 enum hist_kind { HIST_SERVICE, HIST_RESPONSE, HIST_LATENESS };
+/* "service", "response", "lateness" (arrival_histograms.kind). */
+const char *hist_kind_name(enum hist_kind k);
 int store_load_histogram_kind(struct store *s, int64_t workload_id,
 			      enum io_dir dir, enum hist_kind kind,
 			      struct lat_hist *out, struct sb_err *e);

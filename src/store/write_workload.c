@@ -52,19 +52,14 @@ static int encode_hist(struct store *s, const struct lat_hist *h, size_t *len,
 	return 0;
 }
 
-/* The kind's name in arrival_histograms; NULL: service, in histograms. */
-static const char *arrival_kind(enum hist_kind k)
-{
-	return k == HIST_RESPONSE ? "response" : k == HIST_LATENESS ? "lateness" : NULL;
-}
-
 static int put_hist(struct store *s, int64_t workload_id, enum io_dir d,
 		    enum hist_kind kind, const struct lat_hist *h, bool final,
 		    struct sb_err *e)
 {
 	sqlite3_stmt *st;
 	size_t len = 0;
-	const char *akind = arrival_kind(kind);
+	/* service latency in histograms, the others in arrival_histograms */
+	const char *akind = kind == HIST_SERVICE ? NULL : hist_kind_name(kind);
 	if (!h || h->count == 0) {
 		/* Nothing measured in this direction: no row, as if never set. */
 		if (!(st = store_stmt(s, akind ? ST_AHIST_DELETE : ST_HIST_DELETE, e)))
@@ -120,10 +115,11 @@ int store_workload_totals(struct store *s, int64_t workload_id,
 	for (int d = 0; d < DIR_COUNT; d++)
 		if (put_hist(s, workload_id, (enum io_dir)d, HIST_SERVICE,
 			     hist ? hist[d] : NULL, final, e) ||
-		    put_hist(s, workload_id, (enum io_dir)d, HIST_RESPONSE,
-			     t->response[d], final, e) ||
-		    put_hist(s, workload_id, (enum io_dir)d, HIST_LATENESS,
-			     t->lateness[d], final, e))
+		    /* a closed loop has none, and never had */
+		    (t->response[d] && put_hist(s, workload_id, (enum io_dir)d,
+						HIST_RESPONSE, t->response[d], final, e)) ||
+		    (t->lateness[d] && put_hist(s, workload_id, (enum io_dir)d,
+						HIST_LATENESS, t->lateness[d], final, e)))
 			return sb_err_wrap(e, "workload %lld, %s",
 					   (long long)workload_id,
 					   io_dir_name((enum io_dir)d));
