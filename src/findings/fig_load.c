@@ -7,6 +7,7 @@
  * response p99.99 exceeds the step's limit, or that none does.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
