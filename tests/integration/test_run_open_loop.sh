@@ -72,12 +72,13 @@ $S run --target "$f" --size 64m --rw randread --qd 4 --rate-iops 2000 --time 2s 
 python3 - "$TEST_TMP/f.json" <<'PY' || fail "file run"
 import json, sys
 r = json.load(open(sys.argv[1]))["workloads"][0]["read"]
-# 4000 arrivals in 2 s, every one issued: the rate within 3 % (the
-# measured time ends at the last completion, a shared machine may stall)
-assert r["total_ios"] == 4000, r["total_ios"]
+# 4000 arrivals in 2 s: never more issued; fewer only when the machine
+# held the thread past the end (nothing is issued after it), so the rate
+# within 3 %
+assert 3880 <= r["total_ios"] <= 4000, r["total_ios"]
 assert abs(r["iops"] - 2000) <= 60, r["iops"]
 l = r["lateness"]
-assert l["ios"] == 4000 and r["response_lat_ns"]["max"] >= r["lat_ns"]["max"], l
+assert l["ios"] == r["total_ios"] and r["response_lat_ns"]["max"] >= r["lat_ns"]["max"], l
 PY
 
 echo "== refusals"
