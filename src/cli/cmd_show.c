@@ -109,17 +109,17 @@ static int show_steps(struct store *s, int64_t run_id, struct sb_err *e)
 }
 
 /* mean, percentiles, max; returns whether one was printed as PCT_AT_MAX. */
-static bool show_lat(double mean, const uint64_t *pct, const bool *supported, uint64_t max)
+static bool show_lat(const struct lat_view *l)
 {
 	char b[RUN_VIEW_NPCT + 3][24];
 	bool marked = false;
-	printf(" %9s", fmt_ns((uint64_t)llround(mean), b[0], sizeof b[0]));
+	printf(" %9s", fmt_ns((uint64_t)llround(l->mean_ns), b[0], sizeof b[0]));
 	for (int p = 0; p < RUN_VIEW_NPCT; p++) {
-		marked |= !supported[p];
-		printf(" %9s", supported[p] ? fmt_ns(pct[p], b[p + 1], sizeof b[p + 1])
-					    : PCT_AT_MAX);
+		marked |= !l->pct_supported[p];
+		printf(" %9s", l->pct_supported[p] ? fmt_ns(l->pct_ns[p], b[p + 1], sizeof b[p + 1])
+						   : PCT_AT_MAX);
 	}
-	printf(" %9s\n", fmt_ns(max, b[RUN_VIEW_NPCT + 1], sizeof b[RUN_VIEW_NPCT + 1]));
+	printf(" %9s\n", fmt_ns(l->max_ns, b[RUN_VIEW_NPCT + 1], sizeof b[RUN_VIEW_NPCT + 1]));
 	return marked;
 }
 
@@ -132,18 +132,16 @@ static bool show_dir(const char *name, const struct dir_view *v)
 	else
 		printf("    %-5s %12s %10s %14llu", name, "-", "-",
 		       (unsigned long long)v->ios);
-	if (!v->lat_count) {
+	if (!v->lat.count) {
 		printf("\n");
 		return false;
 	}
-	bool marked = show_lat(v->lat_mean_ns, v->lat_pct_ns, v->lat_pct_supported,
-			       v->lat_max_ns);
+	bool marked = show_lat(&v->lat);
 	if (!v->open_loop)
 		return marked;
 	/* open loop: the line above is service latency */
 	printf("    %-5s %12s %10s %14s", "", "", "", "response");
-	marked |= show_lat(v->resp_mean_ns, v->resp_pct_ns, v->resp_pct_supported,
-			   v->resp_max_ns);
+	marked |= show_lat(&v->resp);
 	run_print_lateness(stdout, "          ", &v->late);
 	return marked;
 }
