@@ -139,8 +139,8 @@ static uint64_t watch_stops(struct watch *w, uint32_t nw, struct agenda *ag,
  * io_uring's wait with a timeout, which returns at the first completion
  * or at the arrival, whichever comes first, so completions are stamped
  * as they come and the arrival is not missed.  Without one no timer is
- * armed: arming the kernel's timer for every wait cost a fifth of the IOPS at QD1 on a loop device
- * (bench/README.md).  Interval boundaries and the stop time can wait for
+ * armed: arming the kernel's timer for every wait cost a fifth of the
+ * IOPS at QD1 on a loop device (bench/README.md).  Interval boundaries and the stop time can wait for
  * the next completion: an I/O belongs to the interval in which it
  * completes, so the intervals are the same, only published later, and
  * after the stop time the I/Os in flight are waited for anyway.

@@ -7,8 +7,8 @@
  * the slices land in the job's interval ring exactly as completions would.
  *
  * Only streams whose I/Os are interchangeable qualify: one job, no rate
- * (an open loop's arrivals are per I/O), no fsyncs or O_SYNC, no per-I/O log; writes, or reads, or a
- * random mix of both.  Streams that read below QD 16 stay I/O by I/O, so a
+ * (an open loop's arrivals are per I/O), no fsyncs or O_SYNC, no per-I/O
+ * log; writes, or reads, or a random mix of both.  Streams that read below QD 16 stay I/O by I/O, so a
  * low-depth tail measurement counts every real I/O, unless the workload
  * says it needs no tail (bulk_any_depth: a sweep's point).
  */
