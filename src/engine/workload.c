@@ -23,6 +23,11 @@ void workload_defaults(struct workload *w)
 	w->jobs = 1;
 }
 
+bool workload_open_loop(const struct workload *w)
+{
+	return w->rate || w->rate_iops;
+}
+
 bool workload_has_bssplit(const struct workload *w)
 {
 	return w->bssplit[0].n || w->bssplit[1].n || w->bssplit[2].n;
@@ -133,6 +138,11 @@ int workload_validate(struct workload *w, uint64_t target_size,
 		if (dist_sampler_init(&ds, &w->dist, w->span_len / bs_min, 0, e))
 			return -1;
 	}
+	if (w->rate && w->rate_iops)
+		return sb_errf(e, "a rate in bytes/s and one in I/Os per second: give one of them");
+	if (w->rate_process != ARRIVAL_UNIFORM && !workload_open_loop(w))
+		return sb_errf(e, "rate-process %s needs a rate (--rate-iops or --rate)",
+			       arrival_process_name(w->rate_process));
 	/* Byte stops count whole blocks, so the count can be exact. */
 	if (w->stop_bytes) {
 		w->stop_bytes -= w->stop_bytes % w->bs;
@@ -171,6 +181,12 @@ const char *workload_describe(const struct workload *w, char *buf, unsigned len)
 		char d[256];
 		n += snprintf(buf + n, len - n, " %s", access_dist_format(&w->dist, d, sizeof d));
 	}
+	if (n > 0 && (unsigned)n < len && w->rate_iops)
+		n += snprintf(buf + n, len - n, " at %llu IOPS %s",
+			      (unsigned long long)w->rate_iops, arrival_process_name(w->rate_process));
+	else if (n > 0 && (unsigned)n < len && w->rate)
+		n += snprintf(buf + n, len - n, " at %s/s %s", fmt_bytes(w->rate, bs, sizeof bs),
+			      arrival_process_name(w->rate_process));
 	if (n > 0 && (unsigned)n < len && workload_has_bssplit(w)) {
 		char d[1024];
 		snprintf(buf + n, len - n, " bssplit %s", bs_split_format(w->bssplit, d, sizeof d));
