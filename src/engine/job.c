@@ -15,18 +15,6 @@
    blocks differ at every block size a device may use. */
 #define STAMP_UNIT 512u
 
-static bool dir_used(const struct workload *w, enum io_dir d)
-{
-	switch (d) {
-	case DIR_READ:
-		return w->trim_pct < 100 && w->read_pct > 0;
-	case DIR_WRITE:
-		return w->trim_pct < 100 && w->read_pct < 100;
-	default:
-		return w->trim_pct > 0;
-	}
-}
-
 static uint64_t mix_seed(uint64_t seed, uint64_t a, uint64_t b)
 {
 	uint64_t x = seed ^ (a * 0x9e3779b97f4a7c15ull) ^ (b << 56);
@@ -61,7 +49,7 @@ int job_init(struct job *j, struct wl_state *wl, uint32_t index, uint32_t gindex
 	j->nfree = j->qd;
 	for (int b = 0; b < IVL_RING; b++)
 		for (int d = 0; d < DIR_COUNT; d++)
-			if (dir_used(w, (enum io_dir)d) && !(j->ring[b].hist[d] = hist_new()))
+			if (workload_dir_used(w, (enum io_dir)d) && !(j->ring[b].hist[d] = hist_new()))
 				return sb_errf(e, "out of memory");
 	/* Job index in the top 16 bits, a 48-bit counter below: unique in the
 	   run; the run's salt makes runs differ. */
@@ -75,6 +63,8 @@ int job_init(struct job *j, struct wl_state *wl, uint32_t index, uint32_t gindex
 		j->rate = 1;
 	const char *iolog = wl->run->opts->iolog_path;
 	if (iolog && iolog_open(iolog, &j->log, e))
+		return -1;
+	if (workload_is_replay(w) && replay_src_open(w, &j->replay, e))
 		return -1;
 	return 0;
 }
@@ -97,6 +87,7 @@ void job_free(struct job *j)
 		if (iolog_close(j->log, &e))
 			run_fail(j->wl->run, &e);
 	}
+	replay_src_close(j->replay);
 	memset(j, 0, sizeof *j);
 }
 
@@ -106,12 +97,14 @@ void job_start(struct job *j, uint64_t t0)
 	j->next_boundary = t0 + j->wl->run->interval;
 	j->tokens_t = t0;
 	j->tokens = workload_bs_max(&j->wl->w);	/* the first I/O may go at once */
+	if (j->replay)
+		replay_src_start(j->replay, t0);
 }
 
 void job_fill_buffers(struct job *j)
 {
 	const struct workload *w = &j->wl->w;
-	if (!dir_used(w, DIR_WRITE))
+	if (!workload_dir_used(w, DIR_WRITE))
 		return;
 	/* Random bytes once: incompressible.  Stamps make each block unique. */
 	uint32_t len = workload_bs_max(w);
@@ -197,6 +190,17 @@ static void take_slot(struct job *j, uint64_t now, enum io_op op, uint64_t off,
 			      .user_data = (uint64_t)j->gindex << 32 | s };
 }
 
+/* An I/O into a free slot; a write gets its unique stamps. */
+static void issue(struct job *j, uint64_t now, enum io_op op, uint64_t off, uint32_t len,
+		  struct io_req *r)
+{
+	take_slot(j, now, op, off, len, r);
+	if (op == IO_WRITE) {
+		stamp(j, j->wl->run->ops->queue_buffer(j->q, r->buf), len);
+		j->written_since_fsync += len;
+	}
+}
+
 /* The size of the next I/O of direction op: its mix, or bs. */
 static uint32_t io_size(struct job *j, enum io_op op)
 {
@@ -219,6 +223,31 @@ static bool claim(struct job *j, uint32_t len)
 	if (j->claimed >= j->quota)
 		return false;
 	j->claimed += len;
+	return true;
+}
+
+/*
+ * A replay's next I/O into *r if it is due; false when it is not yet (the
+ * time it is due in blocked_until, for the driver's timer) or the trace
+ * ended (the job stops; a bad record fails the run).
+ */
+static bool replay_next(struct job *j, uint64_t now, struct io_req *r)
+{
+	struct wl_state *wl = j->wl;
+	struct trace_io io;
+	struct sb_err e;
+	int got = replay_src_next(j->replay, now, &io, &j->blocked_until, &e);
+	if (got == REPLAY_WAIT)
+		return false;
+	if (got < 0)
+		run_fail(wl->run, &e);
+	if (got != REPLAY_DUE ||
+	    (wl->w.stop_bytes && now >= wl->ramp_end && !claim(j, io.len))) {
+		j->stopping = true;
+		return false;
+	}
+	replay_src_take(j->replay);
+	issue(j, now, (enum io_op)io.op, io.offset, io.len, r);
 	return true;
 }
 
@@ -284,6 +313,12 @@ uint32_t job_prepare(struct job *j, uint64_t now, struct io_req *out)
 			take_slot(j, now, IO_FSYNC, 0, 0, &out[n++]);
 			continue;
 		}
+		if (j->replay) {
+			if (!replay_next(j, now, &out[n]))
+				break;
+			n++;
+			continue;
+		}
 		/* drawn once, kept while the rate holds it back: the same
 		   sequence of operations and sizes whatever the timing */
 		if (!j->next_len) {
@@ -302,12 +337,7 @@ uint32_t job_prepare(struct job *j, uint64_t now, struct io_req *out)
 		uint64_t off = offset_next(&j->og);
 		if (len > j->og.bs)
 			off = offset_fit(&j->og, off, len);
-		take_slot(j, now, op, off, len, &out[n]);
-		if (op == IO_WRITE) {
-			stamp(j, wl->run->ops->queue_buffer(j->q, out[n].buf), len);
-			j->written_since_fsync += len;
-		}
-		n++;
+		issue(j, now, op, off, len, &out[n++]);
 	}
 	if (j->stopping && !j->inflight)
 		job_finish(j);
