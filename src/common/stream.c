@@ -123,11 +123,14 @@ int stream_open(const char *path, const struct stream_opts *o, struct stream **o
 		return sb_errno(e, err, "%s %s", o->what, path);
 	}
 	const char *bad = file_read_refusal(st.st_mode);
-	if (!bad && S_ISFIFO(st.st_mode) && o->refuse_pipe)
-		bad = "a pipe, which cannot be read twice (save it to a file first)";
 	if (bad) {
 		close(fd);
 		return sb_errf(e, "%s %s is %s, not a file", o->what, path, bad);
+	}
+	if (S_ISFIFO(st.st_mode) && o->refuse_pipe) {
+		close(fd);
+		return sb_errf(e, "%s %s is a pipe, which cannot be read twice: save it to "
+			       "a file first", o->what, path);
 	}
 	struct stream *s = calloc(1, sizeof *s);
 	if (s) {

@@ -221,7 +221,8 @@ int blktrace_record(struct blk_state *st, const void *rec, uint32_t *pdu,
 	uint64_t t_ns = get64(p + 8, swap), sector = get64(p + 16, swap);
 	uint32_t bytes = get32(p + 24, swap), action = get32(p + 28, swap);
 	uint32_t dev = get32(p + 36, swap);
-	*pdu = get16(p + 44, swap);
+	/* after cpu (u32) and error (u16): blktrace_api.h's layout */
+	*pdu = get16(p + 46, swap);
 	uint32_t cat = action >> 16;
 	/* messages (process names, notes) carry text, not I/O */
 	if (cat & BLK_TC_NOTIFY)

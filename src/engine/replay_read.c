@@ -193,6 +193,11 @@ int trace_reader_next(struct trace_reader *r, struct trace_io *io, struct sb_err
 		char *line;
 		size_t len;
 		int got = stream_line(r->in, TRACE_LINE_MAX, &line, &len, e);
+		/* binary, or lines far too long, where a first event line was
+		   looked for: not a trace at all (a read error says itself) */
+		if (got < 0 && !e->errnum && r->told && r->fmt == REPLAY_FMT_BLKPARSE &&
+		    !r->blk.events)
+			return wrong_file(r, e);
 		if (got <= 0)
 			return got;
 		int k = r->fmt == REPLAY_FMT_IOLOG ? fio_iolog_line(&r->iolog, line, io, e)

@@ -57,7 +57,8 @@ for src in file pipe; do
 		fail "from a $src: the 20 times longer log took $((big - small)) KiB more"
 done
 
-if ! ldd "$S" 2>/dev/null | grep -q libasan; then
+# (a sanitizer's shadow memory alone is larger than any such limit)
+if [ "$(grep -c __asan_init "$S" || true)" = 0 ]; then
 	gen 10000000 huge_bw.log
 	limit=$(( $(stat -c %s huge_bw.log) / 1024 / 2 ))
 	(ulimit -v "$limit"; $S analyze --fio-log huge_bw.log --kind fill >/dev/null) ||

@@ -6,15 +6,10 @@
 #    a file; the run stored like any other;
 #  - recorded timing on a simulated drive: the start times are the trace's
 #    (virtual time: exact), and at 2x half of them;
-#  - a trace this test records: blktrace on a loop device it creates while
-#    dd writes and reads known places, read back from blkparse's text and
-#    from its binary dump (-d), replayed onto a second loop device: the D events of the
-#    text (read here with awk, not with ssdbench) come back in order, and
-#    they hold every I/O dd did;
+#  - (a trace recorded with blktrace: test_run_replay_blktrace.sh, and in
+#    the VM guest tests/vm/test_vm_replay_blktrace.sh);
 #  - bad traces refused with FILE:LINE, pipes and options that make no sense
 #    with a trace refused.
-# The blktrace part skips (exit 77) without root, blktrace or the kernel's
-# block tracing (debugfs's block/ directory).
 source "$(dirname "$0")/lib.sh"
 S=$SSDBENCH
 cd "$TEST_TMP"
@@ -120,68 +115,4 @@ refused "--jobs 2 with a trace" "jobs must be 1" $S run --target t.img --replay 
 refused "a bad timing" "replay-timing" $S run --target t.img --replay v2.log --replay-timing fast --no-db
 refused "not a trace" "not a trace this reads" $S run --target t.img --replay r.db --no-db
 
-echo "== a trace recorded here: blktrace on a loop device"
-need_root
-command -v blktrace >/dev/null && command -v blkparse >/dev/null || skip "no blktrace/blkparse"
-if [ ! -d /sys/kernel/debug/block ] && grep -qw debugfs /proc/filesystems; then
-	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null && track_mount /sys/kernel/debug
-fi
-[ -d /sys/kernel/debug/block ] || skip "the kernel has no block tracing (no debugfs block/)"
-dev=$(make_loop 64)
-name=$(basename "$dev")
-blktrace -d "$dev" -o - >raw.bin 2>bt.err &
-bt=$!
-for _ in $(seq 50); do
-	ls /sys/kernel/debug/block/"$name"/trace0 >/dev/null 2>&1 && break
-	sleep 0.1
-done
-ls /sys/kernel/debug/block/"$name"/trace0 >/dev/null 2>&1 || { kill $bt; skip "blktrace did not start: $(cat bt.err)"; }
-# the I/O: writes and reads at known places, O_DIRECT so each is one request
-: >dd.want
-for spec in "4k 0" "4k 100" "64k 3" "8k 1000" "4k 7" "128k 50"; do
-	set -- $spec
-	bs=$1 n=$2
-	dd if=/dev/urandom of="$dev" bs="$bs" seek="$n" count=1 oflag=direct conv=notrunc status=none
-	bytes=$(( ${bs%k} * 1024 ))
-	echo "W $(( n * bytes )) $bytes" >>dd.want
-done
-for spec in "16k 2" "4k 9999"; do
-	set -- $spec
-	bs=$1 n=$2
-	dd if="$dev" of=/dev/null bs="$bs" skip="$n" count=1 iflag=direct status=none
-	bytes=$(( ${bs%k} * 1024 ))
-	echo "R $(( n * bytes )) $bytes" >>dd.want
-done
-sleep 0.5
-kill -INT $bt
-wait $bt || true
-blkparse -i - -d dump.bin <raw.bin >trace.txt 2>bp.err || fail "blkparse: $(cat bp.err)"
-# the D events, read by awk: device, cpu, seq, time, pid, action, RWBS, sector + n
-awk '$6 == "D" && $9 == "+" {
-	r = $7; if (r ~ /^F[RWD]/) r = substr(r, 2)
-	op = substr(r, 1, 1); if (op == "D") op = "T"
-	if (op == "R" || op == "W" || op == "T") print op, $8 * 512, $10 * 512
-}' trace.txt >trace.want
-[ -s trace.want ] || fail "no D events in the trace: $(head trace.txt)"
-python3 - dd.want trace.want <<'PY' || fail "the trace lacks what dd did"
-import sys
-dd = [l.split() for l in open(sys.argv[1])]
-tr = [l.split() for l in open(sys.argv[2])]
-i = 0
-for x in tr:
-    if i < len(dd) and x == dd[i]:
-        i += 1
-assert i == len(dd), ("dd I/O missing from the D events", dd[i], tr)
-print(len(tr), "D events, holding the", len(dd), "I/Os dd did, in order")
-PY
-# onto a second loop device of the same size and logical block: every
-# offset must come back as recorded
-dev2=$(make_loop 64)
-for t in trace.txt dump.bin; do
-	$S run --target "$dev2" --destroy-data --replay $t --replay-timing afap --qd 1 \
-		--iolog $t.csv --no-db >/dev/null 2>$t.err || fail "replay of $t: $(cat $t.err)"
-	replayed $t.csv >$t.got
-	diff trace.want $t.got >$t.diff || fail "replay of $t differs from the trace: $(head $t.diff)"
-	echo "$t: $(wc -l <$t.got) I/Os replayed as recorded"
-done
 echo ok

@@ -254,7 +254,9 @@ static void put64(unsigned char *p, uint64_t v, bool swap)
 	memcpy(p, &v, 8);
 }
 
-/* A struct blk_io_trace record (blktrace_api.h), in either byte order. */
+/* A struct blk_io_trace record in either byte order (blktrace_api.h:
+   magic, sequence, time, sector, bytes, action, pid, device, cpu as
+   32-bit or 64-bit fields, then error and pdu_len as 16-bit ones). */
 static void put_rec(unsigned char *r, bool swap, uint64_t t, uint64_t sector, uint32_t bytes,
 		    uint32_t action, uint32_t dev, uint16_t pdu)
 {
@@ -265,8 +267,9 @@ static void put_rec(unsigned char *r, bool swap, uint64_t t, uint64_t sector, ui
 	put32(r + 24, bytes, swap);
 	put32(r + 28, action, swap);
 	put32(r + 36, dev, swap);
+	put32(r + 40, 1, swap);		/* cpu */
 	uint16_t p16 = swap ? __builtin_bswap16(pdu) : pdu;
-	memcpy(r + 44, &p16, 2);
+	memcpy(r + 46, &p16, 2);
 }
 
 #define TC(bit) ((uint32_t)(bit) << 16)
