@@ -219,12 +219,20 @@ uint64_t stream_line_offset(const struct stream *s)
 	return s->line_off;
 }
 
-int stream_bytes(struct stream *s, size_t n, const void **p, struct sb_err *e)
+/* At least n bytes unread in the buffer, unless the file ends first. */
+static int have_bytes(struct stream *s, size_t n, struct sb_err *e)
 {
 	undo_nul(s);
 	while (s->end - s->pos < n && !s->eof)
 		if (fill(s, e))
 			return -1;
+	return 0;
+}
+
+int stream_bytes(struct stream *s, size_t n, const void **p, struct sb_err *e)
+{
+	if (have_bytes(s, n, e))
+		return -1;
 	size_t have = s->end - s->pos;
 	if (have >= n) {
 		*p = s->buf + s->pos;
@@ -239,10 +247,8 @@ int stream_bytes(struct stream *s, size_t n, const void **p, struct sb_err *e)
 
 long stream_peek(struct stream *s, size_t n, const void **p, struct sb_err *e)
 {
-	undo_nul(s);
-	while (s->end - s->pos < n && !s->eof)
-		if (fill(s, e))
-			return -1;
+	if (have_bytes(s, n, e))
+		return -1;
 	*p = s->buf + s->pos;
 	size_t have = s->end - s->pos;
 	return (long)(have < n ? have : n);

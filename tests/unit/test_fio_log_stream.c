@@ -8,6 +8,7 @@
  * CRLF), from a file and from a pipe; a bad line gives the same message.
  */
 #include "check.h"
+#include "tmp_files.h"
 
 #include <errno.h>
 #include <glob.h>
@@ -148,20 +149,6 @@ TEST(external_logs_as_read_whole)
 	CHECK(n >= 8);
 }
 
-static char tmpdir[64];
-
-static const char *tmp_path(const char *name)
-{
-	static char path[128];
-	if (!tmpdir[0]) {
-		snprintf(tmpdir, sizeof tmpdir, "/tmp/ssdbench-fiolog.XXXXXX");
-		if (!mkdtemp(tmpdir))
-			CHECK_FAIL("mkdtemp");
-	}
-	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-	return path;
-}
-
 /*
  * A log of `runs` runs of about `lines` lines each: per-I/O (repeating
  * times, 4 KiB) or averaged (bs 0, a 500 ms window with a stall in each
@@ -288,11 +275,7 @@ TEST(bad_lines_said_as_before)
 
 TEST(cleanup)
 {
-	char cmd[128];
-	if (tmpdir[0]) {
-		snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-		CHECK(system(cmd) == 0);
-	}
+	tmp_files_remove();
 }
 
 CHECK_MAIN("fio_log_stream")

@@ -7,6 +7,7 @@
  * speed), read back from the per-I/O log.
  */
 #include "check.h"
+#include "tmp_files.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,20 +18,6 @@
 #include "backend/backend.h"
 #include "engine/engine.h"
 #include "engine/replay.h"
-
-static char dir[64];
-
-static const char *tmp_path(const char *name)
-{
-	static char path[128];
-	if (!dir[0]) {
-		snprintf(dir, sizeof dir, "/tmp/ssdbench-replay.XXXXXX");
-		if (!mkdtemp(dir))
-			CHECK_FAIL("mkdtemp");
-	}
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	return path;
-}
 
 static const char *write_file(const char *name, const void *data, size_t len)
 {
@@ -62,6 +49,21 @@ static int read_all(const char *path, enum replay_format fmt, struct trace_io *i
 		*told = trace_reader_format(r);
 	trace_reader_close(r);
 	return got < 0 ? -1 : n;
+}
+
+/* The trace at p must read as `want` (told from the file), with n I/Os. */
+static bool reads_as(const char *p, enum replay_format want, int n, struct trace_io *io, int max)
+{
+	struct sb_err e;
+	enum replay_format told;
+	int got = read_all(p, REPLAY_FMT_AUTO, io, max, &told, &e);
+	if (got < 0) {
+		CHECK_FAIL("%s", e.msg);
+		return false;
+	}
+	CHECK_EQ_U64(told, want);
+	CHECK_EQ_U64(got, n);
+	return got == n && told == want;
 }
 
 static void check_io(const struct trace_io *io, uint64_t t_ns, uint8_t op, uint64_t off,
@@ -106,14 +108,8 @@ TEST(iolog_v2_records_and_waits)
 		"/dev/sdx close\n");
 	struct trace_io io[8];
 	struct sb_err e;
-	enum replay_format told;
-	int n = read_all(p, REPLAY_FMT_AUTO, io, 8, &told, &e);
-	if (n < 0) {
-		CHECK_FAIL("%s", e.msg);
+	if (!reads_as(p, REPLAY_FMT_IOLOG, 3, io, 8))
 		return;
-	}
-	CHECK_EQ_U64(told, REPLAY_FMT_IOLOG);
-	CHECK_EQ_U64(n, 3);
 	check_io(&io[0], 0, IO_WRITE, 4096, 8192);
 	check_io(&io[1], 1500000, IO_READ, 0, 512);		/* after 1500 us */
 	check_io(&io[2], 1750000, IO_TRIM, 1048576, 65536);
@@ -213,15 +209,8 @@ TEST(blkparse_text_d_events)
 {
 	const char *p = write_text("bp.txt", blkparse_text);
 	struct trace_io io[8];
-	struct sb_err e;
-	enum replay_format told;
-	int n = read_all(p, REPLAY_FMT_AUTO, io, 8, &told, &e);
-	if (n < 0) {
-		CHECK_FAIL("%s", e.msg);
+	if (!reads_as(p, REPLAY_FMT_BLKPARSE, 4, io, 8))
 		return;
-	}
-	CHECK_EQ_U64(told, REPLAY_FMT_BLKPARSE);
-	CHECK_EQ_U64(n, 4);
 	check_io(&io[0], 11003, IO_WRITE, 2048 * 512, 8 * 512);
 	check_io(&io[1], 1000000, IO_READ, 0, 256 * 512);
 	check_io(&io[2], 1250000000, IO_WRITE, 4096 * 512, 16 * 512);	/* preflush + FUA write */
@@ -299,14 +288,8 @@ static void check_binary(bool swap)
 	const char *p = write_file(swap ? "bt-swapped.bin" : "bt.bin", buf, k);
 	struct trace_io io[8];
 	struct sb_err e;
-	enum replay_format told;
-	int n = read_all(p, REPLAY_FMT_AUTO, io, 8, &told, &e);
-	if (n < 0) {
-		CHECK_FAIL("%s", e.msg);
+	if (!reads_as(p, REPLAY_FMT_BLKTRACE, 3, io, 8))
 		return;
-	}
-	CHECK_EQ_U64(told, REPLAY_FMT_BLKTRACE);
-	CHECK_EQ_U64(n, 3);
 	check_io(&io[0], 250, IO_WRITE, 2048 * 512, 4096);
 	check_io(&io[1], 900, IO_READ, 0, 131072);
 	check_io(&io[2], 5000, IO_TRIM, 64 * 512, 1048576);
@@ -454,11 +437,7 @@ TEST(recorded_timing_exact_on_virtual_time)
 
 TEST(cleanup)
 {
-	char cmd[128];
-	if (dir[0]) {
-		snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-		CHECK(system(cmd) == 0);
-	}
+	tmp_files_remove();
 }
 
 CHECK_MAIN("replay")
