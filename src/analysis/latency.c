@@ -21,6 +21,16 @@ void lat_summarize(const struct lat_hist *h, const double *ps, size_t np,
 	hist_percentiles(h, ps, np, out->v_ns);
 }
 
+void lat_lateness(const struct lat_hist *h, struct lateness_summary *out)
+{
+	memset(out, 0, sizeof *out);
+	out->ios = h->count;
+	out->late = h->count - h->buckets[0];	/* bucket 0: exactly 0 ns */
+	out->late_mean_ns = out->late ? (double)h->sum / (double)out->late : NAN;
+	out->p99_ns = h->count ? hist_percentile(h, 99) : 0;
+	out->max_ns = h->count ? h->max : 0;
+}
+
 void lat_qos_table(const struct lat_hist *const *h, size_t n,
 		   struct lat_summary *rows)
 {

@@ -33,6 +33,21 @@ struct lat_summary {
 void lat_summarize(const struct lat_hist *h, const double *ps, size_t np,
 		   struct lat_summary *out);
 
+/*
+ * How late an open loop's I/Os were submitted, from its lateness histogram
+ * (arrival to submission, engine.h): an I/O is late when it went after its
+ * arrival time at all (lateness > 0; the histogram holds values below
+ * 1 us exactly, so the count is exact).  In virtual time an I/O that finds
+ * a free slot goes at its arrival exactly, so late ones are those that
+ * found the queue full; in real time every wake-up adds a little.
+ */
+struct lateness_summary {
+	uint64_t ios, late;
+	double late_mean_ns;		/* over the late ones; NaN when none */
+	uint64_t p99_ns, max_ns;	/* over all; 0 when empty */
+};
+void lat_lateness(const struct lat_hist *h, struct lateness_summary *out);
+
 /* A QoS table: one summary per histogram (one per queue depth). */
 void lat_qos_table(const struct lat_hist *const *h, size_t n,
 		   struct lat_summary *rows);

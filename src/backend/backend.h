@@ -70,6 +70,8 @@ struct queue_opts {
 	uint32_t batch;		/* completions to wait for per reap, at least 1 */
 	bool sync;		/* O_SYNC writes */
 	bool buffered;		/* no O_DIRECT: page cache (boot workload) */
+	bool paced;		/* I/Os go at scheduled times (an open loop):
+				   the queue's thread wants precise timers */
 };
 
 struct backend_target;

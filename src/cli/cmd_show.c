@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "cli/export.h"
+#include "cli/run_output.h"
 #include "cli/run_view.h"
 #include "cli/show_fields.h"
 #include "common/term_text.h"
@@ -107,29 +108,41 @@ static int show_steps(struct store *s, int64_t run_id, struct sb_err *e)
 	return 0;
 }
 
+/* mean, percentiles, max; returns whether one was printed as PCT_AT_MAX. */
+static bool show_lat(const struct lat_view *l)
+{
+	char b[RUN_VIEW_NPCT + 3][24];
+	bool marked = false;
+	printf(" %9s", fmt_ns((uint64_t)llround(l->mean_ns), b[0], sizeof b[0]));
+	for (int p = 0; p < RUN_VIEW_NPCT; p++) {
+		marked |= !l->pct_supported[p];
+		printf(" %9s", l->pct_supported[p] ? fmt_ns(l->pct_ns[p], b[p + 1], sizeof b[p + 1])
+						   : PCT_AT_MAX);
+	}
+	printf(" %9s\n", fmt_ns(l->max_ns, b[RUN_VIEW_NPCT + 1], sizeof b[RUN_VIEW_NPCT + 1]));
+	return marked;
+}
+
 /* Returns whether a percentile was printed as PCT_AT_MAX. */
 static bool show_dir(const char *name, const struct dir_view *v)
 {
-	char b[RUN_VIEW_NPCT + 3][24];
 	if (isfinite(v->iops))
 		printf("    %-5s %12.1f %10.2f %14llu", name, v->iops,
 		       v->bw_bytes / 1e6, (unsigned long long)v->ios);
 	else
 		printf("    %-5s %12s %10s %14llu", name, "-", "-",
 		       (unsigned long long)v->ios);
-	if (!v->lat_count) {
+	if (!v->lat.count) {
 		printf("\n");
 		return false;
 	}
-	bool marked = false;
-	printf(" %9s", fmt_ns((uint64_t)llround(v->lat_mean_ns), b[0], sizeof b[0]));
-	for (int p = 0; p < RUN_VIEW_NPCT; p++) {
-		marked |= !v->lat_pct_supported[p];
-		printf(" %9s", v->lat_pct_supported[p]
-		       ? fmt_ns(v->lat_pct_ns[p], b[p + 1], sizeof b[p + 1]) : PCT_AT_MAX);
-	}
-	printf(" %9s\n", fmt_ns(v->lat_max_ns, b[RUN_VIEW_NPCT + 1],
-				sizeof b[RUN_VIEW_NPCT + 1]));
+	bool marked = show_lat(&v->lat);
+	if (!v->open_loop)
+		return marked;
+	/* open loop: the line above is service latency */
+	printf("    %-5s %12s %10s %14s", "", "", "", "response");
+	marked |= show_lat(&v->resp);
+	run_print_lateness(stdout, "          ", &v->late);
 	return marked;
 }
 
@@ -191,10 +204,16 @@ static int show_workload(struct store *s, const struct workload_row *w,
 	for (int p = 0; p < RUN_VIEW_NPCT; p++)
 		printf(" %9s", run_view_pct_names[p]);
 	printf(" %9s\n", "max");
-	bool marked = false;
+	bool marked = false, open_loop = false;
 	for (int d = 0; d < DIR_COUNT; d++)
-		if (!dir_view_empty(&v[d]))
+		if (!dir_view_empty(&v[d])) {
 			marked |= show_dir(io_dir_name((enum io_dir)d), &v[d]);
+			open_loop |= v[d].open_loop;
+		}
+	if (open_loop)
+		printf("    open loop: the first latency line is service latency "
+		       "(submission to completion), response runs from each I/O's "
+		       "scheduled arrival\n");
 	if (marked)
 		printf("    %s: fewer than one I/O beyond that percentile, so it is only "
 		       "the max\n", PCT_AT_MAX);

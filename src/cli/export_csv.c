@@ -109,12 +109,12 @@ static int summary_rows(struct store *s, const struct workload_row *w,
 			w->totals.measured_ns, v.ios, v.bytes);
 		csv_double(c->out, v.iops);
 		csv_double(c->out, v.bw_bytes);
-		fprintf(c->out, ",%" PRIu64, v.lat_count);
-		csv_double(c->out, v.lat_mean_ns);
-		fprintf(c->out, ",%" PRIu64, v.lat_min_ns);
+		fprintf(c->out, ",%" PRIu64, v.lat.count);
+		csv_double(c->out, v.lat.mean_ns);
+		fprintf(c->out, ",%" PRIu64, v.lat.min_ns);
 		for (int p = 0; p < RUN_VIEW_NPCT; p++)
-			fprintf(c->out, ",%" PRIu64, v.lat_pct_ns[p]);
-		fprintf(c->out, ",%" PRIu64 "\n", v.lat_max_ns);
+			fprintf(c->out, ",%" PRIu64, v.lat.pct_ns[p]);
+		fprintf(c->out, ",%" PRIu64 "\n", v.lat.max_ns);
 	}
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "cli/export.h"
+#include "cli/run_output.h"
 #include "cli/run_view.h"
 #include "common/json.h"
 
@@ -85,6 +86,18 @@ static int put_steps(struct json_writer *w, struct store *s, int64_t run_id,
 	return 0;
 }
 
+static void put_lat(struct json_writer *w, const char *key, const struct lat_view *l)
+{
+	json_object_begin(w, key);
+	json_u64(w, "count", l->count);
+	json_double(w, "mean", l->mean_ns);
+	json_u64(w, "min", l->min_ns);
+	for (int p = 0; p < RUN_VIEW_NPCT; p++)
+		json_u64(w, run_view_pct_names[p], l->pct_ns[p]);
+	json_u64(w, "max", l->max_ns);
+	json_object_end(w);
+}
+
 static void put_dir(struct json_writer *w, const char *key,
 		    const struct dir_view *v)
 {
@@ -93,14 +106,15 @@ static void put_dir(struct json_writer *w, const char *key,
 	json_u64(w, "total_bytes", v->bytes);
 	json_double(w, "iops", v->iops);
 	json_double(w, "bw_bytes", v->bw_bytes);
-	json_object_begin(w, "lat_ns");
-	json_u64(w, "count", v->lat_count);
-	json_double(w, "mean", v->lat_mean_ns);
-	json_u64(w, "min", v->lat_min_ns);
-	for (int p = 0; p < RUN_VIEW_NPCT; p++)
-		json_u64(w, run_view_pct_names[p], v->lat_pct_ns[p]);
-	json_u64(w, "max", v->lat_max_ns);
-	json_object_end(w);
+	put_lat(w, "lat_ns", &v->lat);
+	/* an open loop's response latency and late starts; null otherwise */
+	if (v->open_loop) {
+		put_lat(w, "response_lat_ns", &v->resp);
+		run_json_lateness(w, "lateness", &v->late);
+	} else {
+		json_null(w, "response_lat_ns");
+		json_null(w, "lateness");
+	}
 	json_object_end(w);
 }
 

@@ -18,8 +18,8 @@ enum key_id {
 	K_BYTES, K_RAMP, K_SYNC, K_RATE, K_TRIM, K_FSYNC_EVERY, K_BUFFERED,
 	K_DIRECT, K_POLL, K_SQPOLL, K_BATCH, K_INTERVAL, K_IOLOG, K_SEED,
 	K_DESTROY, K_JSON, K_MIB, K_DB, K_NO_DB, K_JOB, K_NAME, K_TIME_BASED,
-	K_HELP, K_RANDDIST, K_BSSPLIT, K_PROFILE, K_REPLAY, K_REPLAY_FORMAT,
-	K_REPLAY_TIMING,
+	K_HELP, K_RANDDIST, K_BSSPLIT, K_PROFILE, K_RATE_IOPS, K_RATE_PROCESS,
+	K_REPLAY, K_REPLAY_FORMAT, K_REPLAY_TIMING,
 };
 
 struct key {
@@ -44,6 +44,8 @@ static const struct key keys[] = {
 	{ "ramp", "ramp_time", K_RAMP, SCOPE_WORKLOAD, false },
 	{ "sync", NULL, K_SYNC, SCOPE_WORKLOAD, true },
 	{ "rate", NULL, K_RATE, SCOPE_WORKLOAD, false },
+	{ "rate-iops", "rate_iops", K_RATE_IOPS, SCOPE_WORKLOAD, false },
+	{ "rate-process", "rate_process", K_RATE_PROCESS, SCOPE_WORKLOAD, false },
 	{ "trim", NULL, K_TRIM, SCOPE_WORKLOAD, false },
 	{ "fsync-every", NULL, K_FSYNC_EVERY, SCOPE_WORKLOAD, false },
 	{ "buffered", NULL, K_BUFFERED, SCOPE_WORKLOAD, true },
@@ -93,7 +95,10 @@ void run_options_usage(void)
 "  --bytes SIZE|PCT%%    measured amount, or a share of the span [io_size]\n"
 "  --ramp DUR           run first without measuring [ramp_time]\n"
 "  --sync               O_SYNC writes\n"
-"  --rate RATE          limit bytes/s over all jobs: 15m, 15MiB/s\n"
+"  --rate RATE          open loop: bytes/s over all jobs arrive on a schedule\n"
+"                       (15m, 15MiB/s); response latency from each arrival\n"
+"  --rate-iops N        open loop: I/Os per second over all jobs (250k = 250000)\n"
+"  --rate-process P     arrivals: uniform (default; fio's linear) or poisson\n"
 "  --trim PCT           share of I/Os that trim (rw=trim: all)\n"
 "  --fsync-every SIZE   fsync after every SIZE written per job\n"
 "  --buffered           page cache instead of O_DIRECT [direct=0]\n"
@@ -232,6 +237,10 @@ static int apply(struct run_options *o, struct run_wl_spec *s, const struct key 
 		if (parse_rate(v, &s->w.rate, e))
 			return sb_err_wrap(e, "rate");
 		return 0;
+	case K_RATE_IOPS:
+		return parse_count("rate-iops", v, 1, 1000000000ull, &s->w.rate_iops, e);
+	case K_RATE_PROCESS:
+		return arrival_process_parse(v, &s->w.rate_process, e);
 	case K_TRIM:
 		return set_u32("trim", v, 0, 100, &s->w.trim_pct, e);
 	case K_FSYNC_EVERY:

@@ -23,6 +23,14 @@ struct run_report {
 };
 
 void run_print_summary(FILE *out, const struct run_report *r);
+
+/* An open loop's late starts, one line / one object ("lateness" in
+   docs/json.md): run, show and export say them alike. */
+struct lateness_summary;
+struct json_writer;
+void run_print_lateness(FILE *out, const char *indent, const struct lateness_summary *l);
+void run_json_lateness(struct json_writer *j, const char *key,
+		       const struct lateness_summary *l);
 void run_print_json(FILE *out, const struct run_report *r);
 
 #endif

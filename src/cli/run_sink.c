@@ -46,7 +46,10 @@ static int on_interval(void *ctx, const struct interval_sample *smp, struct sb_e
 
 void run_sink_totals(const struct workload_result *r, struct store_totals *t)
 {
+	memset(t, 0, sizeof *t);
 	memcpy(t->bytes, r->bytes, sizeof t->bytes);
+	memcpy(t->response, r->response, sizeof t->response);
+	memcpy(t->lateness, r->lateness, sizeof t->lateness);
 	memcpy(t->ios, r->ios, sizeof t->ios);
 	t->measured_ns = r->measured_ns;
 	t->driver_stalls = r->driver_stalls;

@@ -13,6 +13,17 @@ const char *const run_view_pct_names[RUN_VIEW_NPCT] = {
 	"p50", "p99", "p99.9", "p99.99", "p99.999", "p99.9999"
 };
 
+static void lat_view_fill(struct lat_view *v, const struct lat_hist *h)
+{
+	v->count = h->count;
+	v->mean_ns = h->count ? hist_mean(h) : NAN;
+	v->min_ns = h->count ? h->min : 0;
+	v->max_ns = h->max;
+	hist_percentiles(h, run_view_pcts, RUN_VIEW_NPCT, v->pct_ns);
+	for (int p = 0; p < RUN_VIEW_NPCT; p++)
+		v->pct_supported[p] = percentile_supported(run_view_pcts[p], h->count);
+}
+
 int run_view_dir(struct store *s, const struct workload_row *w,
 		 enum io_dir d, struct lat_hist *scratch, struct dir_view *out,
 		 struct sb_err *e)
@@ -25,13 +36,16 @@ int run_view_dir(struct store *s, const struct workload_row *w,
 	out->bw_bytes = secs > 0 ? (double)out->bytes / secs : NAN;
 	if (store_load_histogram(s, w->id, d, scratch, e))
 		return -1;
-	out->lat_count = scratch->count;
-	out->lat_mean_ns = scratch->count ? hist_mean(scratch) : NAN;
-	out->lat_min_ns = scratch->count ? scratch->min : 0;
-	out->lat_max_ns = scratch->max;
-	hist_percentiles(scratch, run_view_pcts, RUN_VIEW_NPCT, out->lat_pct_ns);
-	for (int p = 0; p < RUN_VIEW_NPCT; p++)
-		out->lat_pct_supported[p] = percentile_supported(run_view_pcts[p], scratch->count);
+	lat_view_fill(&out->lat, scratch);
+
+	if (store_load_histogram_kind(s, w->id, d, HIST_LATENESS, scratch, e))
+		return -1;
+	/* every open-loop I/O has a lateness, 0 when it went on time */
+	out->open_loop = scratch->count > 0;
+	lat_lateness(scratch, &out->late);
+	if (store_load_histogram_kind(s, w->id, d, HIST_RESPONSE, scratch, e))
+		return -1;
+	lat_view_fill(&out->resp, scratch);
 	return 0;
 }
 
@@ -62,7 +76,7 @@ int run_view_each_workload(struct store *s, int64_t run_id,
 
 bool dir_view_empty(const struct dir_view *v)
 {
-	return v->ios == 0 && v->bytes == 0 && v->lat_count == 0;
+	return v->ios == 0 && v->bytes == 0 && v->lat.count == 0;
 }
 
 int run_view_parse_id(const char *arg, int64_t *id, struct sb_err *e)

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analysis/latency.h"
 #include "common/error.h"
 #include "store/store.h"
 
@@ -18,16 +19,30 @@
 extern const double run_view_pcts[RUN_VIEW_NPCT];
 extern const char *const run_view_pct_names[RUN_VIEW_NPCT];
 
+/* The figures of one latency histogram. */
+struct lat_view {
+	uint64_t count;		/* latencies in the histogram */
+	double mean_ns;		/* NaN when count is 0 */
+	uint64_t min_ns, max_ns;
+	uint64_t pct_ns[RUN_VIEW_NPCT];
+	/* At least one latency beyond the percentile (common/rank.h);
+	   otherwise pct_ns is only the max and is shown as such. */
+	bool pct_supported[RUN_VIEW_NPCT];
+};
+
 struct dir_view {
 	uint64_t ios, bytes;
 	double iops, bw_bytes;	/* per second of measured time; NaN if none */
-	uint64_t lat_count;	/* latencies in the histogram */
-	double lat_mean_ns;	/* NaN when lat_count is 0 */
-	uint64_t lat_min_ns, lat_max_ns;
-	uint64_t lat_pct_ns[RUN_VIEW_NPCT];
-	/* At least one latency beyond the percentile (common/rank.h);
-	   otherwise lat_pct_ns is only the max and is shown as such. */
-	bool lat_pct_supported[RUN_VIEW_NPCT];
+	struct lat_view lat;	/* service latency: submission to completion */
+	/*
+	 * An open loop (a rate; docs/run.md): the response latency (from
+	 * each I/O's scheduled arrival) and the late starts.  open_loop
+	 * false: none recorded (a closed loop, or a database from before
+	 * schema 5).
+	 */
+	bool open_loop;
+	struct lat_view resp;
+	struct lateness_summary late;
 };
 
 /* What outputs print instead of a percentile without support. */

@@ -122,6 +122,34 @@ int parse_rate(const char *s, uint64_t *out, struct sb_err *e)
 	return 0;
 }
 
+int parse_count(const char *what, const char *s, uint64_t lo, uint64_t hi,
+		uint64_t *out, struct sb_err *e)
+{
+	char buf[32];
+	size_t n = s ? strlen(s) : 0;
+	uint64_t mult = 1;
+	if (n && n < sizeof buf) {
+		char last = (char)tolower((unsigned char)s[n - 1]);
+		mult = last == 'k' ? 1000ull : last == 'm' ? 1000000ull :
+		       last == 'g' ? 1000000000ull : 1;
+	}
+	if (!n || n >= sizeof buf)
+		return sb_errf(e, "%s: '%s' is not a whole number", what, s ? s : "");
+	memcpy(buf, s, n + 1);
+	if (mult > 1)
+		buf[n - 1] = '\0';
+	uint64_t v;
+	if (parse_uint_range(what, buf, 0, UINT64_MAX / mult, &v, e))
+		return sb_errf(e, "%s: '%s' is not a count (examples: 5000, 250k, 1m)", what, s);
+	v *= mult;
+	if (v < lo || v > hi)
+		return sb_errf(e, "%s: %llu is out of range (%llu to %llu)", what,
+			       (unsigned long long)v, (unsigned long long)lo,
+			       (unsigned long long)hi);
+	*out = v;
+	return 0;
+}
+
 int parse_uint_range(const char *what, const char *s, uint64_t lo, uint64_t hi,
 		     uint64_t *out, struct sb_err *e)
 {

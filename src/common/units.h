@@ -28,6 +28,14 @@ int parse_duration_ns(const char *s, uint64_t *out_ns, struct sb_err *e);
 /* Bytes per second: a size with an optional "/s" suffix ("15m", "15MiB/s"). */
 int parse_rate(const char *s, uint64_t *out_bytes_per_s, struct sb_err *e);
 
+/*
+ * A count per second such as IOPS: a whole number with an optional
+ * decimal suffix k (10^3), m (10^6) or g (10^9): "250k" is 250000.  Counts
+ * are not sizes, so these are powers of 1000.  In [lo, hi].
+ */
+int parse_count(const char *what, const char *s, uint64_t lo, uint64_t hi,
+		uint64_t *out, struct sb_err *e);
+
 /* An unsigned integer in [lo, hi], with the option name in the message. */
 int parse_uint_range(const char *what, const char *s, uint64_t lo, uint64_t hi,
 		     uint64_t *out, struct sb_err *e);

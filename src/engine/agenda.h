@@ -2,10 +2,10 @@
  * A driver's agenda: which of its jobs may have work to do now.
  *
  * A job's job_prepare() can only submit something after one of these: a
- * completion of its own (a slot or the fsync came back), the time its rate
- * limit lets it go on, or its workload being told to stop.  The driver
- * therefore prepares only the jobs on the ready list and keeps the
- * rate-limited ones in a heap keyed by the time they wait for, so the cost
+ * completion of its own (a slot or the fsync came back), the time its
+ * next arrival is due (an open loop), or its workload being told to stop.
+ * The driver therefore prepares only the jobs on the ready list and keeps
+ * those waiting for an arrival in a heap keyed by its time, so the cost
  * per I/O is O(log jobs) instead of a scan over every job: with 256 QD1
  * readers on one simulated drive, the scan was most of the CPU.
  *

@@ -76,6 +76,12 @@ static void merge_interval(struct run *r, struct wl_state *wl,
 			ios[d] += b->ios[d];
 			if (b->hist[d])
 				hist_merge(wl->ivl_hist[d], b->hist[d]);
+			/* open loop: straight into the totals (no per-interval
+			   figure of its own) */
+			if (b->resp[d] && !s->ramp) {
+				hist_merge(wl->res->response[d], b->resp[d]);
+				hist_merge(wl->res->lateness[d], b->late[d]);
+			}
 		}
 		if (b->last) {
 			j->collected_last = true;

@@ -25,6 +25,7 @@ static int create_queue(struct driver *d, struct backend_queue **q, struct sb_er
 			qo.buf_size = workload_bs_max(w);
 		qo.sync |= w->sync;
 		qo.buffered |= w->buffered;
+		qo.paced |= workload_open_loop(w);
 	}
 	if (r->ops->queue_create(r->target, &qo, q, e))
 		return -1;
@@ -134,9 +135,12 @@ static uint64_t watch_stops(struct watch *w, uint32_t nw, struct agenda *ag,
 /*
  * How long a wait with I/O in flight may last.  In virtual time: up to the
  * next deadline, so intervals close in order.  In real time only a due
- * submission (the rate limiter) needs a timer: arming the kernel's timer
- * for every wait cost a fifth of the IOPS at QD1 on a loop device
- * (bench/README.md).  Interval boundaries and the stop time can wait for
+ * submission (an open loop's next arrival) needs a timer: the wait is
+ * io_uring's wait with a timeout, which returns at the first completion
+ * or at the arrival, whichever comes first, so completions are stamped
+ * as they come and the arrival is not missed.  Without one no timer is
+ * armed: arming the kernel's timer for every wait cost a fifth of the
+ * IOPS at QD1 on a loop device (bench/README.md).  Interval boundaries and the stop time can wait for
  * the next completion: an I/O belongs to the interval in which it
  * completes, so the intervals are the same, only published later, and
  * after the stop time the I/Os in flight are waited for anyway.
@@ -236,12 +240,13 @@ static uint32_t drive(struct driver *d, struct backend_queue *q, struct io_req *
 		/* Just past the boundary, so that the interval closes. */
 		if (d->boundary != UINT64_MAX && d->boundary + 1 < deadline)
 			deadline = d->boundary + 1;
-		/* The rate limiter's next submission, the timers' earliest. */
+		/* The next arrival of an open loop, the timers' earliest. */
 		uint64_t due = agenda_next(ag);
 		if (due < deadline)
 			deadline = due;
 		if (!queued) {
-			/* Rate-limited or between intervals: nothing outstanding. */
+			/* Waiting for an arrival or between intervals: nothing
+			   outstanding, so a sleep (virtual: idle time). */
 			if (deadline > now && deadline != UINT64_MAX)
 				ops->idle(r->target, deadline - now);
 			continue;

@@ -91,6 +91,10 @@ static void next_buffer(struct run *r, struct job *j)
 	for (int d = 0; d < DIR_COUNT; d++) {
 		if (b->hist[d])
 			hist_reset(b->hist[d]);
+		if (b->resp[d]) {
+			hist_reset(b->resp[d]);
+			hist_reset(b->late[d]);
+		}
 		b->bytes[d] = b->ios[d] = 0;
 	}
 	b->last = false;
@@ -202,8 +206,11 @@ void engine_result_free(struct engine_result *res)
 	if (!res || !res->wl)
 		return;
 	for (uint32_t i = 0; i < res->nworkloads; i++)
-		for (int d = 0; d < DIR_COUNT; d++)
+		for (int d = 0; d < DIR_COUNT; d++) {
 			hist_free(res->wl[i].hist[d]);
+			hist_free(res->wl[i].response[d]);
+			hist_free(res->wl[i].lateness[d]);
+		}
 	free(res->wl);
 	res->wl = NULL;
 	res->nworkloads = 0;
@@ -254,6 +261,10 @@ static int setup_workloads(struct engine *eng, struct run *r, const struct workl
 		}
 		for (int d = 0; d < DIR_COUNT; d++)
 			if (!(wl->ivl_hist[d] = hist_new()))
+				return sb_errf(e, "out of memory");
+		for (int d = 0; d < DIR_COUNT && workload_open_loop(&wl->w); d++)
+			if (!(wl->res->response[d] = hist_new()) ||
+			    !(wl->res->lateness[d] = hist_new()))
 				return sb_errf(e, "out of memory");
 		njobs += wl->w.jobs;
 	}

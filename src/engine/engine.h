@@ -39,6 +39,15 @@ struct workload_result {
 	uint64_t bytes[DIR_COUNT];
 	uint64_t ios[DIR_COUNT];
 	struct lat_hist *hist[DIR_COUNT];	/* owned by the result */
+	/*
+	 * Open loop only (NULL in a closed loop, where both would equal
+	 * hist): response latency, from each I/O's scheduled arrival to its
+	 * completion, and lateness, from its arrival to its submission (the
+	 * time it waited for a free slot, or for the driver to wake).  hist
+	 * is then the service latency, submission to completion.
+	 */
+	struct lat_hist *response[DIR_COUNT];
+	struct lat_hist *lateness[DIR_COUNT];
 	uint64_t measured_ns;	/* after the ramp */
 	uint64_t started_ns, finished_ns;	/* backend clock */
 	bool stopped_by_hook;

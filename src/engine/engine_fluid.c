@@ -7,8 +7,8 @@
  * the slices land in the job's interval ring exactly as completions would.
  *
  * Only streams whose I/Os are interchangeable qualify: one job, no rate
- * limit, no fsyncs or O_SYNC, no per-I/O log; writes, or reads, or a
- * random mix of both.  Streams that read below QD 16 stay I/O by I/O, so a
+ * (an open loop's arrivals are per I/O), no fsyncs or O_SYNC, no per-I/O
+ * log; writes, or reads, or a random mix of both.  Streams that read below QD 16 stay I/O by I/O, so a
  * low-depth tail measurement counts every real I/O, unless the workload
  * says it needs no tail (bulk_any_depth: a sweep's point).
  */
@@ -25,7 +25,7 @@ bool fluid_eligible(const struct driver *d)
 	if (!r->ops->run_fluid || d->njobs != 1 || r->opts->iolog_path)
 		return false;
 	const struct workload *w = &d->jobs[0]->wl->w;
-	if (w->trim_pct || w->rate || w->fsync_every || w->sync || w->buffered ||
+	if (w->trim_pct || workload_open_loop(w) || w->fsync_every || w->sync || w->buffered ||
 	    workload_is_replay(w))
 		return false;
 	/* the bulk path spreads uniformly, at one block size */

@@ -4,9 +4,9 @@
  *   driver  (driver.c)    a thread that owns one backend queue and a set of
  *                         jobs: fills submissions, reaps, records latencies
  *                         into the job's current interval;
- *   job     (job.c)       one closed-loop stream of a workload: offsets,
- *                         operation mix, data stamping, stop conditions,
- *                         rate limit, interval publishing;
+ *   job     (job.c)       one stream of a workload: offsets, operation
+ *                         mix, data stamping, stop conditions, arrivals
+ *                         (open loop, arrivals.h), interval publishing;
  *   collector (collector.c) the calling thread: merges the jobs' published
  *                         intervals into samples and totals, calls hooks.
  *
@@ -30,6 +30,7 @@
 #include "common/hist.h"
 #include "common/rng.h"
 #include "common/sample.h"
+#include "engine/arrivals.h"
 #include "engine/engine.h"
 #include "engine/iolog.h"
 #include "engine/offsets.h"
@@ -50,6 +51,9 @@ struct ivl_buf {
 	uint64_t bytes[DIR_COUNT];
 	uint64_t ios[DIR_COUNT];
 	struct lat_hist *hist[DIR_COUNT];	/* NULL for directions unused */
+	/* Open loop only (else NULL): latency from each I/O's arrival to
+	   its completion, and from its arrival to its submission. */
+	struct lat_hist *resp[DIR_COUNT], *late[DIR_COUNT];
 };
 
 struct run;
@@ -91,12 +95,13 @@ struct job {
 
 	/* Per slot: what is in flight. */
 	uint64_t *t_sub;
+	uint64_t *t_arr;		/* open loop: its scheduled arrival */
 	uint64_t *off;
 	uint32_t *len;			/* bytes of the I/O in each slot */
 	uint8_t *op;
 	uint32_t *done_len;		/* bytes done of a short read/write */
 	uint16_t *retries;		/* -EAGAIN completions in a row */
-	/* The next I/O, drawn but held back by the rate limit or not yet
+	/* The next I/O, drawn but not yet due (open loop) or not yet
 	   issued: next_len 0 when none. */
 	uint8_t next_op;
 	uint32_t next_len;
@@ -111,10 +116,13 @@ struct job {
 	uint64_t stamp_base, stamp_count;	/* unique data per block */
 	uint64_t written_since_fsync;
 	bool fsync_inflight;
-	uint64_t rate;			/* this job's share, bytes/s */
-	double tokens;			/* rate limit bucket, bytes */
-	uint64_t tokens_t;		/* backend time of the last refill */
-	uint64_t blocked_until;		/* rate: earliest time to go on */
+	/* Open loop: this job's share of the workload's rate, in I/Os or
+	   bytes per second (rate_bytes), and its schedule. */
+	bool open_loop, rate_bytes;
+	uint64_t rate;
+	struct arrivals arr;
+	uint64_t blocked_until;		/* open loop: the next arrival, when
+					   it is still ahead */
 
 	/* Intervals. */
 	struct ivl_buf ring[IVL_RING];

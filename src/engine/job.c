@@ -1,6 +1,8 @@
 /*
- * One job: a closed loop of qd slots.  Everything here runs on the job's
- * driver thread; only the interval hand-over touches shared state.
+ * One job: qd slots, kept full (a closed loop) or filled as I/Os arrive on
+ * the workload's schedule (an open loop, arrivals.h).  Everything here
+ * runs on the job's driver thread; only the interval hand-over touches
+ * shared state.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -34,6 +36,7 @@ int job_init(struct job *j, struct wl_state *wl, uint32_t index, uint32_t gindex
 	offset_gen_init(&j->og, w, index, mix_seed(w->seed, gindex, 1));
 	rng_seed(&j->rng, mix_seed(w->seed, gindex, 2));
 	j->t_sub = calloc(j->qd, sizeof *j->t_sub);
+	j->t_arr = calloc(j->qd, sizeof *j->t_arr);
 	j->off = calloc(j->qd, sizeof *j->off);
 	j->len = calloc(j->qd, sizeof *j->len);
 	j->op = calloc(j->qd, sizeof *j->op);
@@ -41,16 +44,23 @@ int job_init(struct job *j, struct wl_state *wl, uint32_t index, uint32_t gindex
 	j->done_len = calloc(j->qd, sizeof *j->done_len);
 	j->retries = calloc(j->qd, sizeof *j->retries);
 	j->redo = calloc(j->qd, sizeof *j->redo);
-	if (!j->t_sub || !j->off || !j->len || !j->op || !j->free_slot || !j->done_len ||
+	if (!j->t_sub || !j->t_arr || !j->off || !j->len || !j->op || !j->free_slot || !j->done_len ||
 	    !j->retries || !j->redo)
 		return sb_errf(e, "out of memory");
 	for (uint32_t s = 0; s < j->qd; s++)
 		j->free_slot[s] = j->qd - 1 - s;
 	j->nfree = j->qd;
+	j->open_loop = workload_open_loop(w);
 	for (int b = 0; b < IVL_RING; b++)
-		for (int d = 0; d < DIR_COUNT; d++)
-			if (workload_dir_used(w, (enum io_dir)d) && !(j->ring[b].hist[d] = hist_new()))
+		for (int d = 0; d < DIR_COUNT; d++) {
+			struct ivl_buf *ib = &j->ring[b];
+			if (!workload_dir_used(w, (enum io_dir)d))
+				continue;
+			if (!(ib->hist[d] = hist_new()) ||
+			    (j->open_loop && (!(ib->resp[d] = hist_new()) ||
+					      !(ib->late[d] = hist_new()))))
 				return sb_errf(e, "out of memory");
+		}
 	/* Job index in the top 16 bits, a 48-bit counter below: unique in the
 	   run; the run's salt makes runs differ. */
 	j->stamp_base = wl->run->stamp_salt ^ ((uint64_t)gindex << 48);
@@ -58,8 +68,10 @@ int job_init(struct job *j, struct wl_state *wl, uint32_t index, uint32_t gindex
 		j->quota = seq_quota_blocks(w->span_len / w->bs, w->jobs, index,
 					    w->stop_bytes / w->bs) * w->bs;
 	/* The workload's rate, split evenly: jobs run alike. */
-	j->rate = w->rate / w->jobs + (index < w->rate % w->jobs);
-	if (w->rate && !j->rate)
+	j->rate_bytes = w->rate != 0;
+	uint64_t rate = w->rate ? w->rate : w->rate_iops;
+	j->rate = rate / w->jobs + (index < rate % w->jobs);
+	if (rate && !j->rate)
 		j->rate = 1;
 	const char *iolog = wl->run->opts->iolog_path;
 	if (iolog && iolog_open(iolog, &j->log, e))
@@ -72,6 +84,7 @@ int job_init(struct job *j, struct wl_state *wl, uint32_t index, uint32_t gindex
 void job_free(struct job *j)
 {
 	free(j->t_sub);
+	free(j->t_arr);
 	free(j->off);
 	free(j->len);
 	free(j->op);
@@ -80,8 +93,11 @@ void job_free(struct job *j)
 	free(j->retries);
 	free(j->redo);
 	for (int b = 0; b < IVL_RING; b++)
-		for (int d = 0; d < DIR_COUNT; d++)
+		for (int d = 0; d < DIR_COUNT; d++) {
 			hist_free(j->ring[b].hist[d]);
+			hist_free(j->ring[b].resp[d]);
+			hist_free(j->ring[b].late[d]);
+		}
 	if (j->log) {
 		struct sb_err e;
 		if (iolog_close(j->log, &e))
@@ -95,10 +111,13 @@ void job_start(struct job *j, uint64_t t0)
 {
 	j->cur_index = 0;
 	j->next_boundary = t0 + j->wl->run->interval;
-	j->tokens_t = t0;
-	j->tokens = workload_bs_max(&j->wl->w);	/* the first I/O may go at once */
+	/* The first arrival at the start; each job its own draws.  A
+	   replay's arrivals are its trace's times. */
 	if (j->replay)
 		replay_src_start(j->replay, t0);
+	else if (j->open_loop)
+		arrivals_init(&j->arr, j->wl->w.rate_process, j->rate, t0,
+			      mix_seed(j->wl->w.seed, j->gindex, 3));
 }
 
 void job_fill_buffers(struct job *j)
@@ -150,35 +169,26 @@ static enum io_op pick_op(struct job *j)
 }
 
 /*
- * Token bucket in backend time.  It holds at most one queue's worth of
- * I/O, so credit earned while every slot was busy is spent as soon as
- * slots free up (the average rate holds under jittery latency) but never
- * becomes a burst larger than the queue depth.
+ * Open loop: the next I/O may go once its arrival is due.  Arrivals are
+ * taken in order, each as soon as it is due and a slot is free, so those
+ * that found the queue full go, late, as slots come back: the backlog is
+ * the schedule itself and needs no memory.
  */
-static bool rate_allows(struct job *j, uint64_t now, uint32_t len)
+static bool arrival_due(struct job *j, uint64_t now)
 {
-	if (!j->rate)
+	if (!j->open_loop || j->arr.next_ns <= now)
 		return true;
-	if (now > j->tokens_t) {
-		double cap = (double)len * j->qd;
-		j->tokens += (double)(now - j->tokens_t) * (double)j->rate / 1e9;
-		if (j->tokens > cap)
-			j->tokens = cap;
-		j->tokens_t = now;
-	}
-	if (j->tokens >= len) {
-		j->tokens -= len;
-		return true;
-	}
-	j->blocked_until = now + (uint64_t)(((double)len - j->tokens) * 1e9 / (double)j->rate) + 1;
+	j->blocked_until = j->arr.next_ns;
 	return false;
 }
 
-static void take_slot(struct job *j, uint64_t now, enum io_op op, uint64_t off,
-		      uint32_t len, struct io_req *r)
+/* `arrival`: when the I/O was due (open loop), else now. */
+static void take_slot(struct job *j, uint64_t now, uint64_t arrival, enum io_op op,
+		      uint64_t off, uint32_t len, struct io_req *r)
 {
 	uint32_t s = j->free_slot[--j->nfree];
 	j->t_sub[s] = now;
+	j->t_arr[s] = arrival;
 	j->off[s] = off;
 	j->len[s] = len;
 	j->op[s] = (uint8_t)op;
@@ -190,11 +200,11 @@ static void take_slot(struct job *j, uint64_t now, enum io_op op, uint64_t off,
 			      .user_data = (uint64_t)j->gindex << 32 | s };
 }
 
-/* An I/O into a free slot; a write gets its unique stamps. */
-static void issue(struct job *j, uint64_t now, enum io_op op, uint64_t off, uint32_t len,
-		  struct io_req *r)
+/* An I/O into a free slot, due at `arrival`; a write gets its unique stamps. */
+static void issue(struct job *j, uint64_t now, uint64_t arrival, enum io_op op,
+		  uint64_t off, uint32_t len, struct io_req *r)
 {
-	take_slot(j, now, op, off, len, r);
+	take_slot(j, now, arrival, op, off, len, r);
 	if (op == IO_WRITE) {
 		stamp(j, j->wl->run->ops->queue_buffer(j->q, r->buf), len);
 		j->written_since_fsync += len;
@@ -236,9 +246,12 @@ static bool replay_next(struct job *j, uint64_t now, struct io_req *r)
 	struct wl_state *wl = j->wl;
 	struct trace_io io;
 	struct sb_err e;
-	int got = replay_src_next(j->replay, now, &io, &j->blocked_until, &e);
-	if (got == REPLAY_WAIT)
+	uint64_t due;
+	int got = replay_src_next(j->replay, now, &io, &due, &e);
+	if (got == REPLAY_WAIT) {
+		j->blocked_until = due;
 		return false;
+	}
 	if (got < 0)
 		run_fail(wl->run, &e);
 	if (got != REPLAY_DUE ||
@@ -247,7 +260,7 @@ static bool replay_next(struct job *j, uint64_t now, struct io_req *r)
 		return false;
 	}
 	replay_src_take(j->replay);
-	issue(j, now, (enum io_op)io.op, io.offset, io.len, r);
+	issue(j, now, j->open_loop ? due : now, (enum io_op)io.op, io.offset, io.len, r);
 	return true;
 }
 
@@ -310,7 +323,7 @@ uint32_t job_prepare(struct job *j, uint64_t now, struct io_req *out)
 				break;
 			j->fsync_inflight = true;
 			j->written_since_fsync = 0;
-			take_slot(j, now, IO_FSYNC, 0, 0, &out[n++]);
+			take_slot(j, now, now, IO_FSYNC, 0, 0, &out[n++]);
 			continue;
 		}
 		if (j->replay) {
@@ -319,14 +332,14 @@ uint32_t job_prepare(struct job *j, uint64_t now, struct io_req *out)
 			n++;
 			continue;
 		}
-		/* drawn once, kept while the rate holds it back: the same
-		   sequence of operations and sizes whatever the timing */
+		/* drawn once, kept until it is due: the same sequence of
+		   operations and sizes whatever the timing */
 		if (!j->next_len) {
 			j->next_op = (uint8_t)pick_op(j);
 			j->next_len = io_size(j, (enum io_op)j->next_op);
 		}
 		uint32_t len = j->next_len;
-		if (!rate_allows(j, now, len))
+		if (!arrival_due(j, now))
 			break;
 		if (w->stop_bytes && now >= wl->ramp_end && !claim(j, len)) {
 			j->stopping = true;
@@ -337,7 +350,10 @@ uint32_t job_prepare(struct job *j, uint64_t now, struct io_req *out)
 		uint64_t off = offset_next(&j->og);
 		if (len > j->og.bs)
 			off = offset_fit(&j->og, off, len);
-		issue(j, now, op, off, len, &out[n++]);
+		uint64_t arrival = j->open_loop ? j->arr.next_ns : now;
+		if (j->open_loop)
+			arrivals_take(&j->arr, j->rate_bytes ? len : 1);
+		issue(j, now, arrival, op, off, len, &out[n++]);
 	}
 	if (j->stopping && !j->inflight)
 		job_finish(j);
@@ -402,6 +418,11 @@ void job_complete(struct job *j, const struct io_cpl *c)
 		struct ivl_buf *b = &j->ring[j->head % IVL_RING];
 		enum io_dir d = op == IO_READ ? DIR_READ : op == IO_WRITE ? DIR_WRITE : DIR_TRIM;
 		hist_add(b->hist[d], lat);
+		if (b->resp[d]) {
+			uint64_t a = j->t_arr[s];
+			hist_add(b->resp[d], t > a ? t - a : 0);
+			hist_add(b->late[d], j->t_sub[s] > a ? j->t_sub[s] - a : 0);
+		}
 		b->bytes[d] += len;
 		b->ios[d]++;
 	}

@@ -100,13 +100,9 @@ int replay_src_next(struct replay_src *s, uint64_t now, struct trace_io *io,
 	}
 	if (s->ended)
 		return REPLAY_END;
-	if (s->timing != REPLAY_AFAP) {
-		uint64_t t = due_at(s, s->next.t_ns);
-		if (t > now) {
-			*due = t;
-			return REPLAY_WAIT;
-		}
-	}
+	*due = s->timing == REPLAY_AFAP ? now : due_at(s, s->next.t_ns);
+	if (*due > now)
+		return REPLAY_WAIT;
 	*io = s->next;
 	return REPLAY_DUE;
 }

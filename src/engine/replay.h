@@ -77,10 +77,10 @@ void replay_src_close(struct replay_src *s);
 /* The workload starts at backend time t0: the first I/O is due then. */
 void replay_src_start(struct replay_src *s, uint64_t t0);
 /*
- * The next I/O at backend time `now`: REPLAY_DUE with it in *io, mapped
- * (take it with replay_src_take once issued); REPLAY_WAIT with the time it
- * is due in *due; REPLAY_END after the last; -1 with e set on a bad
- * record.
+ * The next I/O at backend time `now`, due at *due (its recorded time,
+ * scaled; now when as fast as possible): REPLAY_DUE with it in *io, mapped
+ * (take it with replay_src_take once issued), REPLAY_WAIT when *due is
+ * still ahead, REPLAY_END after the last; -1 with e set on a bad record.
  */
 int replay_src_next(struct replay_src *s, uint64_t now, struct trace_io *io,
 		    uint64_t *due, struct sb_err *e);

@@ -24,6 +24,13 @@ void workload_defaults(struct workload *w)
 	w->jobs = 1;
 }
 
+bool workload_open_loop(const struct workload *w)
+{
+	/* a replay at its trace's times arrives on that schedule */
+	return w->rate || w->rate_iops ||
+	       (workload_is_replay(w) && w->replay.timing != REPLAY_AFAP);
+}
+
 bool workload_has_bssplit(const struct workload *w)
 {
 	return w->bssplit[0].n || w->bssplit[1].n || w->bssplit[2].n;
@@ -111,9 +118,10 @@ static int validate_replay(struct workload *w, uint32_t logical_block, struct sb
 		return sb_errf(e, "replay %s: the trace has not been read (replay_scan)", r->path);
 	if (w->jobs != 1)
 		return sb_errf(e, "a replay is one stream in the trace's order: jobs must be 1");
-	if (workload_has_bssplit(w) || w->dist.kind != DIST_UNIFORM || w->rate)
-		return sb_errf(e, "bssplit, random_distribution and rate do not apply to a "
-			       "replay: its trace says where, how much and when");
+	if (workload_has_bssplit(w) || w->dist.kind != DIST_UNIFORM || w->rate ||
+	    w->rate_iops || w->rate_process != ARRIVAL_UNIFORM)
+		return sb_errf(e, "bssplit, random_distribution and the rates do not apply "
+			       "to a replay: its trace says where, how much and when");
 	if (r->timing == REPLAY_SCALED && !(r->speed > 0))
 		return sb_errf(e, "replay speed %g is not positive", r->speed);
 	uint32_t blk = logical_block ? logical_block : BS_MIN;
@@ -183,6 +191,11 @@ int workload_validate(struct workload *w, uint64_t target_size,
 		if (dist_sampler_init(&ds, &w->dist, w->span_len / bs_min, 0, e))
 			return -1;
 	}
+	if (w->rate && w->rate_iops)
+		return sb_errf(e, "a rate in bytes/s and one in I/Os per second: give one of them");
+	if (w->rate_process != ARRIVAL_UNIFORM && !workload_open_loop(w))
+		return sb_errf(e, "rate-process %s needs a rate (--rate-iops or --rate)",
+			       arrival_process_name(w->rate_process));
 	/* Byte stops count whole blocks, so the count can be exact (a
 	   replay's blocks are the trace's own). */
 	if (w->stop_bytes && !workload_is_replay(w)) {
@@ -237,6 +250,12 @@ const char *workload_describe(const struct workload *w, char *buf, unsigned len)
 		char d[256];
 		n += snprintf(buf + n, len - n, " %s", access_dist_format(&w->dist, d, sizeof d));
 	}
+	if (n > 0 && (unsigned)n < len && w->rate_iops)
+		n += snprintf(buf + n, len - n, " at %llu IOPS %s",
+			      (unsigned long long)w->rate_iops, arrival_process_name(w->rate_process));
+	else if (n > 0 && (unsigned)n < len && w->rate)
+		n += snprintf(buf + n, len - n, " at %s/s %s", fmt_bytes(w->rate, bs, sizeof bs),
+			      arrival_process_name(w->rate_process));
 	if (n > 0 && (unsigned)n < len && workload_has_bssplit(w)) {
 		char d[1024];
 		snprintf(buf + n, len - n, " bssplit %s", bs_split_format(w->bssplit, d, sizeof d));

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "engine/arrivals.h"
 #include "engine/bssplit.h"
 #include "common/sample.h"
 #include "engine/distribution.h"
@@ -38,7 +39,16 @@ struct workload {
 	bool sync;		/* O_SYNC writes */
 	bool buffered;		/* page cache instead of O_DIRECT */
 	uint64_t fsync_every;	/* bytes written per job between fsyncs, 0 = never */
-	uint64_t rate;		/* bytes/s over all jobs, 0 = unlimited */
+	/*
+	 * A rate makes the workload open loop (docs/run.md): its I/Os arrive
+	 * on a schedule (rate_process) whatever the device does, the queue
+	 * depth caps how many are outstanding, an arrival that finds the
+	 * queue full waits, and each I/O's response latency runs from its
+	 * arrival.  At most one of the two is set; 0 and 0: a closed loop.
+	 */
+	uint64_t rate;		/* bytes/s over all jobs, 0 = none */
+	uint64_t rate_iops;	/* I/Os per second over all jobs, 0 = none */
+	enum arrival_process rate_process;
 	uint64_t seed;		/* offsets and data; 0 = derive from time */
 	struct access_dist dist;	/* random offsets; zeroed = uniform */
 	/* Block-size mix per direction (enum io_dir); n = 0: bs.  Random
@@ -67,6 +77,9 @@ uint32_t workload_bs_max(const struct workload *w);
 bool workload_has_bssplit(const struct workload *w);
 uint32_t workload_bs_min(const struct workload *w);
 
+/* A rate is set: arrivals on a schedule, response latency measured. */
+bool workload_open_loop(const struct workload *w);
+
 /* Defaults: sequential read, 4 KiB, QD1, 1 job, whole target, seed 0. */
 void workload_defaults(struct workload *w);
 
@@ -85,7 +98,8 @@ const char *workload_rw(const struct workload *w);
 struct json_writer;
 /*
  * The workload's members (name, description, pattern, rw, read_pct, bs,
- * qd, jobs, span, stops, ramp, sync, buffered, fsync_every, rate, seed,
+ * qd, jobs, span, stops, ramp, sync, buffered, fsync_every, rate,
+ * rate_iops, rate_process, seed,
  * random_distribution, bssplit)
  * into the current JSON object: the one form run output, the database and
  * the report all read.

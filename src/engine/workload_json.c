@@ -43,6 +43,9 @@ void workload_json_members(struct json_writer *j, const struct workload *w)
 	json_bool(j, "buffered", w->buffered);
 	json_u64(j, "fsync_every", w->fsync_every);
 	json_u64(j, "rate", w->rate);
+	json_u64(j, "rate_iops", w->rate_iops);
+	json_string(j, "rate_process", arrival_process_name(w->rate_process));
+	json_bool(j, "open_loop", workload_open_loop(w));
 	json_u64(j, "seed", w->seed);
 	char dist[256];
 	json_string(j, "random_distribution", access_dist_format(&w->dist, dist, sizeof dist));

@@ -38,6 +38,7 @@ static const struct section sections[] = {
 	{ "sync_write", sec_sync },
 	{ "boot", sec_boot },
 	{ "peak", sec_peak },
+	{ "load_sweep", sec_load },
 	{ "purge", sec_purge },
 };
 

@@ -114,6 +114,7 @@ int sec_active_range(struct rctx *x, const char *step);
 int sec_sync(struct rctx *x, const char *step);
 int sec_boot(struct rctx *x, const char *step);
 int sec_peak(struct rctx *x, const char *step);
+int sec_load(struct rctx *x, const char *step);
 
 /* Throughput and latency of workloads, one row per workload and run. */
 void workload_table(struct rctx *x, const struct rpt_workload *const *wl,

@@ -54,6 +54,7 @@ static const struct step_info steps[] = {
 	{ "tail_latency", "tail", "Tail latency" },
 	{ "tail", "tail", "Tail latency" },
 	{ "boot", "boot", "Boot workload (OCP BootBench)" },
+	{ "load_sweep", "load_sweep", "Latency at a given load (open loop)" },
 	{ "", "run", "Workloads" },
 	{ "datasheet", "datasheet", "Datasheet" },
 };

@@ -180,7 +180,30 @@ static const char schema_v4[] =
 	"UPDATE runs SET uid = " STORE_LEGACY_RUN_UID_SQL ";\n"
 	"CREATE UNIQUE INDEX runs_by_uid ON runs(uid);\n";
 
-static const char *const migrations[] = { schema_v1, schema_v2, schema_v3, schema_v4 };
+/*
+ * Version 5: open-loop workloads (a rate: docs/run.md) keep two more
+ * histograms per direction beside the service latency in `histograms`:
+ * response latency (scheduled arrival to completion) and lateness
+ * (arrival to submission).  Closed-loop workloads, and every workload
+ * recorded before version 5, have none: there response latency is the
+ * service latency.
+ */
+static const char schema_v5[] =
+	"CREATE TABLE arrival_histograms (\n"
+	"  workload_id INTEGER NOT NULL REFERENCES workloads(id) ON DELETE CASCADE,\n"
+	"  direction   TEXT NOT NULL CHECK (direction IN ('read', 'write', 'trim')),\n"
+	"  kind        TEXT NOT NULL CHECK (kind IN ('response', 'lateness')),\n"
+	"  final       INTEGER NOT NULL,\n"
+	"  count       INTEGER NOT NULL,\n"
+	"  min_ns      INTEGER NOT NULL,\n"
+	"  max_ns      INTEGER NOT NULL,\n"
+	"  sum_ns      INTEGER NOT NULL,\n"
+	"  encoded     BLOB NOT NULL,\n"
+	"  PRIMARY KEY (workload_id, direction, kind)\n"
+	") WITHOUT ROWID;\n";
+
+static const char *const migrations[] = { schema_v1, schema_v2, schema_v3, schema_v4,
+					   schema_v5 };
 #define MIGRATION_COUNT ((int)(sizeof migrations / sizeof migrations[0]))
 
 int store_current_version(void)

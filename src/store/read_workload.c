@@ -150,12 +150,29 @@ int store_load_histogram(struct store *s, int64_t workload_id,
 			 enum io_dir dir, struct lat_hist *out,
 			 struct sb_err *e)
 {
+	return store_load_histogram_kind(s, workload_id, dir, HIST_SERVICE, out, e);
+}
+
+const char *hist_kind_name(enum hist_kind k)
+{
+	return k == HIST_RESPONSE ? "response" : k == HIST_LATENESS ? "lateness" : "service";
+}
+
+int store_load_histogram_kind(struct store *s, int64_t workload_id,
+			      enum io_dir dir, enum hist_kind kind,
+			      struct lat_hist *out, struct sb_err *e)
+{
 	hist_reset(out);
-	sqlite3_stmt *st = store_stmt(s, ST_HIST_GET, e);
+	/* before version 5 no workload was open loop */
+	if (kind != HIST_SERVICE && store_schema_version(s) < 5)
+		return workload_exists(s, workload_id, e);
+	sqlite3_stmt *st = store_stmt(s, kind == HIST_SERVICE ? ST_HIST_GET : ST_AHIST_GET, e);
 	if (!st)
 		return -1;
 	store_bind_i64(s, st, 1, workload_id);
 	store_bind_text(s, st, 2, io_dir_name(dir));
+	if (kind != HIST_SERVICE)
+		store_bind_text(s, st, 9, hist_kind_name(kind));
 	if (store_binds_ok(s, st, "reading a histogram", e))
 		return -1;
 	int rc = sqlite3_step(st);
@@ -170,8 +187,8 @@ int store_load_histogram(struct store *s, int64_t workload_id,
 	rc = hist_decode(out, blob, len);
 	sqlite3_reset(st);
 	if (rc)
-		return sb_errf(e, "%s: the %s histogram of workload %lld is "
+		return sb_errf(e, "%s: the %s %s histogram of workload %lld is "
 			       "damaged or from a newer ssdbench", s->path,
-			       io_dir_name(dir), (long long)workload_id);
+			       io_dir_name(dir), hist_kind_name(kind), (long long)workload_id);
 	return 0;
 }

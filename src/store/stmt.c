@@ -72,6 +72,19 @@ static const char *const stmt_sql[ST_COUNT] = {
 		"sum_ns = excluded.sum_ns, encoded = excluded.encoded",
 	[ST_HIST_DELETE] =
 		"DELETE FROM histograms WHERE workload_id = ?1 AND direction = ?2",
+	[ST_AHIST_UPSERT] =
+		"INSERT INTO arrival_histograms (workload_id, direction, kind, final, "
+		"count, min_ns, max_ns, sum_ns, encoded) VALUES (?1, ?2, ?9, ?3, ?4, "
+		"?5, ?6, ?7, ?8) ON CONFLICT (workload_id, direction, kind) DO UPDATE "
+		"SET final = excluded.final, count = excluded.count, "
+		"min_ns = excluded.min_ns, max_ns = excluded.max_ns, "
+		"sum_ns = excluded.sum_ns, encoded = excluded.encoded",
+	[ST_AHIST_DELETE] =
+		"DELETE FROM arrival_histograms WHERE workload_id = ?1 AND "
+		"direction = ?2 AND kind = ?9",
+	[ST_AHIST_GET] =
+		"SELECT encoded FROM arrival_histograms WHERE workload_id = ?1 "
+		"AND direction = ?2 AND kind = ?9",
 	[ST_SAMPLE_INSERT] =
 		"INSERT INTO samples (workload_id, idx, " SAMPLE_COLS ") VALUES "
 		"(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "

@@ -96,6 +96,9 @@ struct store_totals {
 	uint64_t measured_ns;
 	/* I/O threads waiting for the collector (engine.h); 0 when healthy. */
 	uint64_t driver_stalls, driver_stall_ns;
+	/* Written only: an open loop's response latency and lateness per
+	   direction (engine.h), NULL in a closed loop. */
+	const struct lat_hist *response[DIR_COUNT], *lateness[DIR_COUNT];
 };
 /* Totals and histograms so far (checkpoint) or final; replaces earlier. */
 int store_workload_totals(struct store *s, int64_t workload_id,
@@ -214,6 +217,19 @@ int store_load_samples(struct store *s, int64_t workload_id,
 int store_load_histogram(struct store *s, int64_t workload_id,
 			 enum io_dir dir, struct lat_hist *out,
 			 struct sb_err *e);
+/*
+ * Which latency a histogram holds: service (submission to completion,
+ * store_load_histogram), or an open loop's response (scheduled arrival to
+ * completion) and lateness (arrival to submission).  A closed-loop
+ * workload, or one recorded before schema 5, has no response or lateness
+ * histogram: *out is then empty.
+ */
+enum hist_kind { HIST_SERVICE, HIST_RESPONSE, HIST_LATENESS };
+/* "service", "response", "lateness" (arrival_histograms.kind). */
+const char *hist_kind_name(enum hist_kind k);
+int store_load_histogram_kind(struct store *s, int64_t workload_id,
+			      enum io_dir dir, enum hist_kind kind,
+			      struct lat_hist *out, struct sb_err *e);
 
 struct metric_row {
 	int64_t step_id, workload_id;

@@ -53,22 +53,30 @@ static int encode_hist(struct store *s, const struct lat_hist *h, size_t *len,
 }
 
 static int put_hist(struct store *s, int64_t workload_id, enum io_dir d,
-		    const struct lat_hist *h, bool final, struct sb_err *e)
+		    enum hist_kind kind, const struct lat_hist *h, bool final,
+		    struct sb_err *e)
 {
 	sqlite3_stmt *st;
 	size_t len = 0;
+	/* service latency in histograms, the others in arrival_histograms */
+	const char *akind = kind == HIST_SERVICE ? NULL : hist_kind_name(kind);
 	if (!h || h->count == 0) {
 		/* Nothing measured in this direction: no row, as if never set. */
-		if (!(st = store_stmt(s, ST_HIST_DELETE, e)))
+		if (!(st = store_stmt(s, akind ? ST_AHIST_DELETE : ST_HIST_DELETE, e)))
 			return -1;
 		store_bind_i64(s, st, 1, workload_id);
 		store_bind_text(s, st, 2, io_dir_name(d));
+		if (akind)
+			store_bind_text(s, st, 9, akind);
 		return store_step_done(s, st, "clearing a histogram", e);
 	}
-	if (encode_hist(s, h, &len, e) || !(st = store_stmt(s, ST_HIST_UPSERT, e)))
+	if (encode_hist(s, h, &len, e) ||
+	    !(st = store_stmt(s, akind ? ST_AHIST_UPSERT : ST_HIST_UPSERT, e)))
 		return -1;
 	store_bind_i64(s, st, 1, workload_id);
 	store_bind_text(s, st, 2, io_dir_name(d));
+	if (akind)
+		store_bind_text(s, st, 9, akind);
 	store_bind_i64(s, st, 3, final);
 	store_bind_i64(s, st, 4, (int64_t)h->count);
 	store_bind_i64(s, st, 5, (int64_t)h->min);
@@ -105,8 +113,13 @@ int store_workload_totals(struct store *s, int64_t workload_id,
 		return sb_errf(e, "recording totals: no workload with id %lld in %s",
 			       (long long)workload_id, s->path);
 	for (int d = 0; d < DIR_COUNT; d++)
-		if (put_hist(s, workload_id, (enum io_dir)d, hist ? hist[d] : NULL,
-			     final, e))
+		if (put_hist(s, workload_id, (enum io_dir)d, HIST_SERVICE,
+			     hist ? hist[d] : NULL, final, e) ||
+		    /* a closed loop has none, and never had */
+		    (t->response[d] && put_hist(s, workload_id, (enum io_dir)d,
+						HIST_RESPONSE, t->response[d], final, e)) ||
+		    (t->lateness[d] && put_hist(s, workload_id, (enum io_dir)d,
+						HIST_LATENESS, t->lateness[d], final, e)))
 			return sb_err_wrap(e, "workload %lld, %s",
 					   (long long)workload_id,
 					   io_dir_name((enum io_dir)d));

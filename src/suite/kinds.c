@@ -148,6 +148,19 @@ static const struct param_desc tail_params[] = {
 	{ NULL, 0, 0, 0, NULL, NULL },
 };
 
+static const struct param_desc load_sweep_params[] = {
+	{ "mixes", PT_UINT_LIST, 0, 100, NULL, "read shares in %, one curve each (random I/O)" },
+	{ "bs", PT_SIZE, 512, MAX_BS, NULL, "block size" },
+	{ "qd", PT_UINT, 1, 1024, NULL, "queue depth: of the closed loop that finds the maximum, and the cap on outstanding I/Os at each level" },
+	{ "levels", PT_UINT_LIST, 1, 1000, NULL, "loads in % of the maximum IOPS, one open-loop run each" },
+	{ "process", PT_ENUM, 0, 0, "uniform|poisson", "arrivals: evenly spaced, or a Poisson process (exponential gaps)" },
+	{ "ramp", PT_DURATION, 0, 0, NULL, "unmeasured start of each run" },
+	{ "time", PT_DURATION, 0, 0, NULL, "measured time of each run (the maximum and every level)" },
+	{ "limit", PT_DURATION, 0, 0, NULL, "response-latency limit of the finding: the load at which p99.99 first exceeds it" },
+	{ "span", PT_AMOUNT, 0, 0, NULL, "region at the start of the drive" },
+	{ NULL, 0, 0, 0, NULL, NULL },
+};
+
 static const struct param_desc boot_params[] = {
 	{ "pass_iops", PT_UINT, 0, 1e9, NULL, "read IOPS a drive needs to pass" },
 	{ "prefill_bs", PT_SIZE, 512, MAX_BS, NULL, "block size of the random prefill" },
@@ -462,6 +475,23 @@ static void est_tail(const struct plan_step *st, const struct plan_target *t,
 	est->exact = true;
 }
 
+static void est_load_sweep(const struct plan_step *st, const struct plan_target *t,
+			   struct step_estimate *est)
+{
+	/* The maximum at the assumed rate, then each level at its share. */
+	const struct param_value *mixes = step_param(st, "mixes");
+	const struct param_value *levels = step_param(st, "levels");
+	double run = secs(step_u64(st, "ramp") + step_u64(st, "time"));
+	double shares = 1;
+	for (uint32_t l = 0; l < levels->n; l++)
+		shares += (double)levels->ulist[l] / 100.0;
+	for (uint32_t i = 0; i < mixes->n; i++)
+		est->bytes_written += (uint64_t)(shares * run * (double)t->assumed_rate *
+						 (100.0 - (double)mixes->ulist[i]) / 100.0);
+	est->seconds = mixes->n * (levels->n + 1) * run;
+	est->exact = true;
+}
+
 static void est_boot(const struct plan_step *st, const struct plan_target *t,
 		     struct step_estimate *est)
 {
@@ -515,6 +545,7 @@ const struct step_kind step_kinds[] = {
 	{ "sweep", sweep_params, true, false, check_timed, est_sweep },
 	{ "tail", tail_params, true, false, check_timed, est_tail },
 	{ "boot", boot_params, true, true, check_boot, est_boot },
+	{ "load_sweep", load_sweep_params, true, false, check_timed, est_load_sweep },
 	{ NULL, NULL, false, false, NULL, NULL },
 };
 

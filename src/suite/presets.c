@@ -59,6 +59,9 @@ const struct step_template step_templates[] = {
 	  "ramp=30s time=5m span=100% rest=0" },
 	{ "tail_latency", "tail", HALF_ESSD, "tail latency: RND 4 KiB QD1 read, write, 70:30, 50:50", "rnd_precond",
 	  "bs=4KiB qd=1 mixes=100,0,70,50 ramp=0 time=5m span=100% rest=0" },
+	{ "load_sweep", "load_sweep", HALF_ESSD, "latency at a given load: RND 4 KiB 70:30 and read, the maximum then 10 ... 100 % of it (off by default)", "rnd_precond",
+	  "enabled=no mixes=70,100 bs=4KiB qd=32 levels=10,20,30,40,50,60,70,80,90,100 "
+	  "process=uniform ramp=5s time=30s limit=1ms span=100% rest=0" },
 	{ "boot", "boot", HALF_ESSD, "boot workload (OCP BootBench): numjobs search", NULL,
 	  "pass_iops=60000 prefill_bs=128KiB prefill_qd=16 prefill_writes=2 "
 	  "read_bs=32KiB writer_bs=128KiB writer_rate=15MiB/s fsync_every=256MiB "
@@ -98,6 +101,7 @@ static const char quick_settings[] =
 	"ai_sweep.qds=1,32 ai_sweep.ramp=100ms ai_sweep.time=500ms "
 	"iu_sweeps.qds=1,32 iu_sweeps.ramp=100ms iu_sweeps.time=500ms "
 	"tail_latency.time=1s "
+	"load_sweep.ramp=100ms load_sweep.time=500ms "
 	"boot.prefill_writes=0.25 boot.n_start=1 boot.n_max=4 boot.double_time=500ms "
 	"boot.bisect_time=500ms boot.confirm_time=500ms boot.confirm_runs=2 "
 	"boot.fsync_every=8MiB boot.pass_iops=100";

@@ -41,6 +41,7 @@ static const struct {
 	{ "sweep", step_run_sweep },
 	{ "tail", step_run_sweep },
 	{ "boot", step_run_boot },
+	{ "load_sweep", step_run_load_sweep },
 };
 
 static step_fn fn_of(const struct step_kind *k)

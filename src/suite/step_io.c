@@ -66,6 +66,8 @@ static void totals_of(const struct workload_result *r, struct store_totals *t)
 	for (int d = 0; d < DIR_COUNT; d++) {
 		t->bytes[d] = r->bytes[d];
 		t->ios[d] = r->ios[d];
+		t->response[d] = r->response[d];
+		t->lateness[d] = r->lateness[d];
 	}
 	t->measured_ns = r->measured_ns;
 	t->driver_stalls = r->driver_stalls;

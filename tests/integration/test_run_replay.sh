@@ -96,6 +96,26 @@ print("start times exact")
 PY
 done
 
+echo "== at its recorded times a replay is an open loop: who waits for a slot is late"
+# four reads due at 0, 0, 0 and 10 us: at QD1 three wait for the one
+# slot; at QD4 none does, and response latency is service latency
+printf 'fio version 3 iolog\n0 f read 0 131072\n0 f read 131072 131072\n0 f read 262144 131072\n10 f read 393216 131072\n' >burst.log
+for qd in 1 4; do
+	$S run --target sim:sn8100-2tb,scale=0.001 --replay burst.log --qd $qd --no-db --json >burst$qd.json ||
+		fail "burst at QD$qd"
+	python3 - burst$qd.json $qd <<'PY' || fail "burst at QD$2: lateness"
+import json, sys
+w = json.load(open(sys.argv[1]))["workloads"][0]
+qd = int(sys.argv[2])
+assert w["open_loop"] is True
+late = w["read"]["lateness"]
+assert late["ios"] == 4 and late["late_ios"] == (3 if qd == 1 else 0), late
+if qd == 4:
+    assert w["read"]["response_lat_ns"]["max"] == w["read"]["lat_ns"]["max"]
+print("QD%d:" % qd, late["late_ios"], "of 4 late")
+PY
+done
+
 echo "== refusals"
 refused() {
 	local what=$1 pat=$2 rc=0

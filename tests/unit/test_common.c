@@ -270,6 +270,15 @@ TEST(units_sizes_durations_rates)
 	CHECK(parse_rate("5m", &v, &e) == 0 && v == 5242880);
 	CHECK(parse_uint_range("--qd", "1025", 1, 1024, &v, &e) == -1 && strstr(e.msg, "--qd"));
 	CHECK(parse_uint_range("--qd", "32", 1, 1024, &v, &e) == 0 && v == 32);
+	/* counts per second: decimal suffixes, not sizes */
+	CHECK(parse_count("rate-iops", "250k", 1, 1000000000, &v, &e) == 0 && v == 250000);
+	CHECK(parse_count("rate-iops", "2M", 1, 1000000000, &v, &e) == 0 && v == 2000000);
+	CHECK(parse_count("rate-iops", "7", 1, 1000000000, &v, &e) == 0 && v == 7);
+	CHECK(parse_count("rate-iops", "2g", 1, 1000000000, &v, &e) == -1 && strstr(e.msg, "out of range"));
+	CHECK(parse_count("rate-iops", "0", 1, 1000000000, &v, &e) == -1);
+	CHECK(parse_count("rate-iops", "k", 1, 1000000000, &v, &e) == -1);
+	CHECK(parse_count("rate-iops", "1.5k", 1, 1000000000, &v, &e) == -1);
+	CHECK(parse_count("rate-iops", "", 1, 1000000000, &v, &e) == -1);
 	char b[32];
 	CHECK_EQ_STR(fmt_bytes(4096, b, sizeof b), "4 KiB");
 	CHECK_EQ_STR(fmt_ns(12400, b, sizeof b), "12.4 us");
