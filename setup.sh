@@ -9,6 +9,8 @@ cd "$(dirname "$0")"
 
 PACKAGES=(build-essential pkg-config liburing-dev libsqlite3-dev libjansson-dev sqlite3
           gnuplot-nox fio python3 util-linux e2fsprogs)
+# Trace replay's test records a trace of a loop device.
+PACKAGES+=(blktrace)
 # The report test renders the HTML page in a headless browser.
 PACKAGES+=(chromium)
 # The VM tests (tests/vm/): a QEMU guest running this kernel image with a

@@ -74,6 +74,31 @@ static int read_line(const char *s, const char *eol, uint64_t *f, int max,
 	return 0;
 }
 
+int fio_log_line(const char *s, size_t len, size_t line, struct fio_log_entry *out,
+		 struct sb_err *e)
+{
+	const char *q = s, *eol = s + len;
+	while (q < eol && (*q == ' ' || *q == '\t' || *q == '\r'))
+		q++;
+	if (q == eol)
+		return 0;
+	uint64_t f[6];
+	int nf;
+	int bad = read_line(q, eol, f, 6, &nf);
+	if (!bad && nf >= HIST_MIN_FIELDS)
+		return sb_errf(e, "line %zu: %d columns: a histogram log "
+			       "(write_hist_log: time, direction, bs, then the "
+			       "latency bins), not a bandwidth or IOPS log",
+			       line, nf);
+	if (bad || nf < 4 || nf > 6)
+		return sb_errf(e, "line %zu: not a fio log line; " LOG_FORMATS, line);
+	if (f[2] > 2)
+		return sb_errf(e, "line %zu: direction %llu is not 0, 1 or 2",
+			       line, (unsigned long long)f[2]);
+	*out = (struct fio_log_entry){ f[0], f[1], (unsigned)f[2], f[3], line };
+	return 1;
+}
+
 int fio_log_parse(const char *text, size_t len, struct fio_log_entry **out,
 		  size_t *n, struct sb_err *e)
 {
@@ -89,32 +114,15 @@ int fio_log_parse(const char *text, size_t len, struct fio_log_entry **out,
 		if (!eol)
 			eol = end;
 		line++;
-		const char *q = s;
+		struct fio_log_entry x;
+		int got = fio_log_line(s, (size_t)(eol - s), line, &x, e);
 		s = eol + 1;
-		while (q < eol && (*q == ' ' || *q == '\t' || *q == '\r'))
-			q++;
-		if (q == eol)
+		if (got < 0) {
+			free(l);
+			return -1;
+		}
+		if (!got)
 			continue;
-		uint64_t f[6];
-		int nf;
-		int bad = read_line(q, eol, f, 6, &nf);
-		if (!bad && nf >= HIST_MIN_FIELDS) {
-			free(l);
-			return sb_errf(e, "line %zu: %d columns: a histogram log "
-				       "(write_hist_log: time, direction, bs, then the "
-				       "latency bins), not a bandwidth or IOPS log",
-				       line, nf);
-		}
-		if (bad || nf < 4 || nf > 6) {
-			free(l);
-			return sb_errf(e, "line %zu: not a fio log line; " LOG_FORMATS,
-				       line);
-		}
-		if (f[2] > 2) {
-			free(l);
-			return sb_errf(e, "line %zu: direction %llu is not 0, 1 or 2",
-				       line, (unsigned long long)f[2]);
-		}
 		if (k == cap) {
 			struct fio_log_entry *more = realloc(l, 2 * cap * sizeof *l);
 			if (!more) {
@@ -124,7 +132,7 @@ int fio_log_parse(const char *text, size_t len, struct fio_log_entry **out,
 			l = more;
 			cap *= 2;
 		}
-		l[k++] = (struct fio_log_entry){ f[0], f[1], (unsigned)f[2], f[3], line };
+		l[k++] = x;
 	}
 	if (k == 0) {
 		free(l);
@@ -135,38 +143,83 @@ int fio_log_parse(const char *text, size_t len, struct fio_log_entry **out,
 	return 0;
 }
 
-size_t fio_log_run_end(const struct fio_log_entry *l, size_t n, size_t start)
+void fio_log_run_init(struct fio_log_run *r)
 {
-	size_t i = start + 1;
-	while (i < n && l[i].t_ms >= l[i - 1].t_ms)
-		i++;
-	return i < n ? i : n;
+	memset(r, 0, sizeof *r);
+	r->all_bs = true;
+	for (int d = 0; d < 3; d++)
+		r->dir_all_bs[d] = true;
 }
 
-unsigned fio_log_main_dir(const struct fio_log_entry *l, size_t n)
+bool fio_log_run_continues(const struct fio_log_run *r, const struct fio_log_entry *x)
 {
-	size_t count[3] = { 0, 0, 0 };
-	for (size_t i = 0; i < n; i++)
-		count[l[i].dir]++;
+	return r->n == 0 || x->t_ms >= r->last_t;
+}
+
+void fio_log_run_add(struct fio_log_run *r, const struct fio_log_entry *x)
+{
+	unsigned d = x->dir;
+	if (r->n == 0) {
+		r->first_t = x->t_ms;
+		r->first_line = x->line;
+	} else if (x->t_ms == r->last_t && d == r->last_dir) {
+		r->repeats = true;
+	}
+	if (!r->count[d] || x->t_ms < r->dir_min[d])
+		r->dir_min[d] = x->t_ms;
+	if (!r->count[d] || x->t_ms > r->dir_max[d])
+		r->dir_max[d] = x->t_ms;
+	r->count[d]++;
+	r->all_bs = r->all_bs && x->bs;
+	r->dir_all_bs[d] = r->dir_all_bs[d] && x->bs;
+	r->dir_any_bs[d] = r->dir_any_bs[d] || x->bs;
+	r->last_t = x->t_ms;
+	r->last_dir = d;
+	r->last_line = x->line;
+	r->n++;
+}
+
+unsigned fio_log_run_main_dir(const struct fio_log_run *r)
+{
 	unsigned best = 0;
 	for (unsigned d = 1; d < 3; d++)
-		if (count[d] > count[best])
+		if (r->count[d] > r->count[best])
 			best = d;
 	return best;
 }
 
-bool fio_log_is_per_io(const struct fio_log_entry *l, size_t n)
+/*
+ * Whether the run holds one entry per I/O (written without log_avg_msec):
+ * every entry carries its block size and the entries come faster than one
+ * per 5 ms on average or share timestamps.
+ */
+static bool run_per_io(const struct fio_log_run *r)
 {
-	if (n == 0)
-		return false;
-	bool repeats = false;
-	for (size_t i = 0; i < n; i++) {
-		if (l[i].bs == 0)
-			return false;
-		if (i && l[i].t_ms == l[i - 1].t_ms && l[i].dir == l[i - 1].dir)
-			repeats = true;
-	}
-	return repeats || l[n - 1].t_ms - l[0].t_ms < 5 * n;
+	return r->n && r->all_bs && (r->repeats || r->last_t - r->first_t < 5 * r->n);
+}
+
+static void run_of(const struct fio_log_entry *l, size_t n, struct fio_log_run *r)
+{
+	fio_log_run_init(r);
+	for (size_t i = 0; i < n; i++)
+		fio_log_run_add(r, &l[i]);
+}
+
+size_t fio_log_run_end(const struct fio_log_entry *l, size_t n, size_t start)
+{
+	struct fio_log_run r;
+	fio_log_run_init(&r);
+	size_t i = start;
+	while (i < n && fio_log_run_continues(&r, &l[i]))
+		fio_log_run_add(&r, &l[i++]);
+	return i;
+}
+
+unsigned fio_log_main_dir(const struct fio_log_entry *l, size_t n)
+{
+	struct fio_log_run r;
+	run_of(l, n, &r);
+	return fio_log_run_main_dir(&r);
 }
 
 static const char *dir_name(unsigned dir)
@@ -174,47 +227,80 @@ static const char *dir_name(unsigned dir)
 	return dir == 0 ? "read" : dir == 1 ? "write" : "trim";
 }
 
-/* Per-I/O entries binned into slices of slice_ms. */
-static int bin_per_io(const struct fio_log_entry *l, size_t n, unsigned dir,
-		      unsigned slice_ms, struct trace_pt **out, size_t *nout,
-		      struct sb_err *e)
+int fio_trace_begin(struct fio_trace_builder *b, const struct fio_log_run *run,
+		    enum fio_log_kind kind, unsigned dir, unsigned slice_ms,
+		    struct sb_err *e)
 {
-	uint64_t first = UINT64_MAX, last = 0;
-	for (size_t i = 0; i < n; i++)
-		if (l[i].dir == dir) {
-			if (l[i].t_ms > last)
-				last = l[i].t_ms;
-			if (l[i].t_ms < first)
-				first = l[i].t_ms;
-		}
-	/* Completions that all carry one time give no duration: a rate
-	   from them would be a rate over a made-up millisecond. */
-	if (first == last)
-		return sb_errf(e, "the %s entries of the log all have the time "
-			       "%llu ms: no duration to take rates over",
-			       dir_name(dir), (unsigned long long)last);
-	if (last / slice_ms >= FIO_LOG_MAX_SLICES)
-		return sb_errf(e, "the log's times reach %llu ms, more than %u "
-			       "slices of %u ms; give a longer --slice",
-			       (unsigned long long)last, FIO_LOG_MAX_SLICES,
-			       slice_ms);
-	size_t ns = (size_t)(last / slice_ms) + 1;
-	struct trace_pt *t = calloc(ns, sizeof *t);
-	if (!t)
-		return sb_errno(e, ENOMEM, "fio log: %zu slices", ns);
-	for (size_t k = 0; k < ns; k++)
-		t[k].ns = (uint64_t)slice_ms * 1000000;
-	/* the last slice lasts until the last completion's millisecond ends */
-	t[ns - 1].ns = (last + 1 - (uint64_t)(ns - 1) * slice_ms) * 1000000;
-	for (size_t i = 0; i < n; i++) {
-		if (l[i].dir != dir)
-			continue;
-		struct trace_pt *p = &t[l[i].t_ms / slice_ms];
-		p->bytes += l[i].bs;
-		p->ios++;
+	memset(b, 0, sizeof *b);
+	b->kind = kind;
+	b->dir = dir;
+	b->slice_ms = slice_ms;
+	if (kind == FIO_LOG_LAT)
+		return sb_errf(e, "a latency log is not a bandwidth or IOPS trace");
+	if (dir > 2)
+		return sb_errf(e, "direction %u is not 0, 1 or 2", dir);
+	size_t have = run->count[dir];
+	if (have == 0)
+		return sb_errf(e, "no %s samples in the log", dir_name(dir));
+	b->info.has_bytes = kind == FIO_LOG_BW || run->dir_all_bs[dir];
+	b->info.has_ios = kind == FIO_LOG_IOPS || run->dir_all_bs[dir];
+	b->per_io = run_per_io(run);
+	if (b->per_io) {
+		if (slice_ms == 0)
+			return sb_errf(e, "per-I/O log: the slice length must be positive");
+		uint64_t first = run->dir_min[dir], last = run->dir_max[dir];
+		/* Completions that all carry one time give no duration: a rate
+		   from them would be a rate over a made-up millisecond. */
+		if (first == last)
+			return sb_errf(e, "the %s entries of the log all have the time "
+				       "%llu ms: no duration to take rates over",
+				       dir_name(dir), (unsigned long long)last);
+		if (last / slice_ms >= FIO_LOG_MAX_SLICES)
+			return sb_errf(e, "the log's times reach %llu ms, more than %u "
+				       "slices of %u ms; give a longer --slice",
+				       (unsigned long long)last, FIO_LOG_MAX_SLICES,
+				       slice_ms);
+		size_t ns = (size_t)(last / slice_ms) + 1;
+		b->t = calloc(ns, sizeof *b->t);
+		if (!b->t)
+			return sb_errno(e, ENOMEM, "fio log: %zu slices", ns);
+		for (size_t k = 0; k < ns; k++)
+			b->t[k].ns = (uint64_t)slice_ms * 1000000;
+		/* the last slice lasts until the last completion's millisecond ends */
+		b->t[ns - 1].ns = (last + 1 - (uint64_t)(ns - 1) * slice_ms) * 1000000;
+		b->nt = ns;
+		return 0;
 	}
-	*out = t;
-	*nout = ns;
+	/* An averaged log has an entry per window: its trace is as long as
+	   the entries, which are kept until the window is known. */
+	if (have > FIO_LOG_MAX_SLICES)
+		return sb_errf(e, "%zu %s entries in one run of the log, more than %u",
+			       have, dir_name(dir), FIO_LOG_MAX_SLICES);
+	b->ent = malloc(have * sizeof *b->ent);
+	if (!b->ent)
+		return sb_errno(e, ENOMEM, "fio log: %zu entries", have);
+	b->cap = have;
+	return 0;
+}
+
+int fio_trace_add(struct fio_trace_builder *b, const struct fio_log_entry *x,
+		  struct sb_err *e)
+{
+	if (x->dir != b->dir)
+		return 0;
+	if (b->per_io) {
+		size_t k = (size_t)(x->t_ms / b->slice_ms);
+		if (k >= b->nt)
+			return sb_errf(e, "line %zu: a time the first reading of the log "
+				       "did not have (did the file change?)", x->line);
+		b->t[k].bytes += x->bs;
+		b->t[k].ios++;
+		return 0;
+	}
+	if (b->nent == b->cap)
+		return sb_errf(e, "line %zu: more entries than the first reading of the "
+			       "log found (did the file change?)", x->line);
+	b->ent[b->nent++] = *x;
 	return 0;
 }
 
@@ -224,21 +310,13 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The median positive step between entries of `dir`: the window. */
-static uint64_t median_step(const struct fio_log_entry *l, size_t n,
-			    unsigned dir, uint64_t *steps)
+/* The median positive step between entries: the window. */
+static uint64_t median_step(const struct fio_log_entry *l, size_t n, uint64_t *steps)
 {
 	size_t k = 0;
-	uint64_t prev = 0;
-	bool first = true;
-	for (size_t i = 0; i < n; i++) {
-		if (l[i].dir != dir)
-			continue;
-		if (!first && l[i].t_ms > prev)
-			steps[k++] = l[i].t_ms - prev;
-		prev = l[i].t_ms;
-		first = false;
-	}
+	for (size_t i = 1; i < n; i++)
+		if (l[i].t_ms > l[i - 1].t_ms)
+			steps[k++] = l[i].t_ms - l[i - 1].t_ms;
 	if (k == 0)
 		return 0;
 	qsort(steps, k, sizeof *steps, cmp_u64);
@@ -261,35 +339,16 @@ static struct trace_pt entry_slice(const struct fio_log_entry *x,
 	return p;
 }
 
-int fio_log_to_trace(const struct fio_log_entry *l, size_t n,
-		     enum fio_log_kind kind, unsigned dir, unsigned slice_ms,
-		     struct trace_pt **out, size_t *nout,
-		     struct fio_trace_info *info, struct sb_err *e)
+/* The entries of one direction of an averaged or sampled log as slices. */
+static int entries_to_trace(struct fio_trace_builder *b, struct trace_pt **out,
+			    size_t *nout, struct sb_err *e)
 {
-	*out = NULL;
-	*nout = 0;
-	memset(info, 0, sizeof *info);
-	if (kind == FIO_LOG_LAT)
-		return sb_errf(e, "a latency log is not a bandwidth or IOPS trace");
-	size_t have = 0;
-	bool all_bs = true;
-	for (size_t i = 0; i < n; i++)
-		if (l[i].dir == dir) {
-			have++;
-			all_bs = all_bs && l[i].bs;
-		}
-	if (have == 0)
-		return sb_errf(e, "no %s samples in the log", dir_name(dir));
-	info->has_bytes = kind == FIO_LOG_BW || all_bs;
-	info->has_ios = kind == FIO_LOG_IOPS || all_bs;
-	if (fio_log_is_per_io(l, n)) {
-		if (slice_ms == 0)
-			return sb_errf(e, "per-I/O log: the slice length must be positive");
-		return bin_per_io(l, n, dir, slice_ms, out, nout, e);
-	}
+	const struct fio_log_entry *l = b->ent;
+	size_t n = b->nent;
+	struct fio_trace_info *info = &b->info;
 	/* at most one gap slice before each entry */
-	struct trace_pt *t = malloc(2 * have * sizeof *t);
-	uint64_t *steps = malloc(have * sizeof *steps);
+	struct trace_pt *t = malloc(2 * (n ? n : 1) * sizeof *t);
+	uint64_t *steps = malloc((n ? n : 1) * sizeof *steps);
 	if (!t || !steps) {
 		free(t);
 		free(steps);
@@ -297,17 +356,15 @@ int fio_log_to_trace(const struct fio_log_entry *l, size_t n,
 	}
 	bool averaged = true;
 	for (size_t i = 0; i < n; i++)
-		if (l[i].dir == dir && l[i].bs)
+		if (l[i].bs)
 			averaged = false;
-	uint64_t win = averaged ? median_step(l, n, dir, steps) : 0;
+	uint64_t win = averaged ? median_step(l, n, steps) : 0;
 	free(steps);
 	info->averaged = averaged;
 	info->window_ms = (double)win;
 	size_t k = 0;
 	uint64_t prev = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (l[i].dir != dir)
-			continue;
 		if (l[i].t_ms < prev) {
 			free(t);
 			return sb_errf(e, "line %zu: time goes back (%llu ms after %llu ms)",
@@ -329,14 +386,63 @@ int fio_log_to_trace(const struct fio_log_entry *l, size_t n,
 			info->gaps++;
 			info->gap_s += (double)(missing * win) / 1e3;
 		}
-		t[k++] = entry_slice(&l[i], kind, own);
+		t[k++] = entry_slice(&l[i], b->kind, own);
 	}
 	if (k == 0) {
 		free(t);
 		return sb_errf(e, "the %s entries of the log all share one time",
-			       dir_name(dir));
+			       dir_name(b->dir));
 	}
 	*out = t;
 	*nout = k;
 	return 0;
+}
+
+int fio_trace_end(struct fio_trace_builder *b, struct trace_pt **out, size_t *nout,
+		  struct fio_trace_info *info, struct sb_err *e)
+{
+	*out = NULL;
+	*nout = 0;
+	int rc = 0;
+	if (b->per_io) {
+		*out = b->t;
+		*nout = b->nt;
+		b->t = NULL;
+	} else {
+		rc = entries_to_trace(b, out, nout, e);
+	}
+	*info = b->info;
+	fio_trace_free(b);
+	return rc;
+}
+
+void fio_trace_free(struct fio_trace_builder *b)
+{
+	free(b->t);
+	free(b->ent);
+	b->t = NULL;
+	b->ent = NULL;
+}
+
+int fio_log_to_trace(const struct fio_log_entry *l, size_t n,
+		     enum fio_log_kind kind, unsigned dir, unsigned slice_ms,
+		     struct trace_pt **out, size_t *nout,
+		     struct fio_trace_info *info, struct sb_err *e)
+{
+	*out = NULL;
+	*nout = 0;
+	memset(info, 0, sizeof *info);
+	struct fio_log_run run;
+	run_of(l, n, &run);
+	struct fio_trace_builder b;
+	if (fio_trace_begin(&b, &run, kind, dir, slice_ms, e)) {
+		fio_trace_free(&b);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (fio_trace_add(&b, &l[i], e)) {
+			fio_trace_free(&b);
+			return -1;
+		}
+	return fio_trace_end(&b, out, nout, info, e);
 }

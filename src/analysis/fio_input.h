@@ -1,7 +1,7 @@
 /*
  * Readers for what fio leaves behind, so years of a reviewer's fio data can
- * be analysed without re-running anything.  They parse text already in
- * memory (the CLI reads the file): no I/O here.
+ * be analysed without re-running anything.  They parse text the caller
+ * read (a line at a time, or all of it): no I/O here.
  *
  * Logs (write_bw_log / write_iops_log / write_lat_log): one line per
  * sample, "time_ms, value, direction, bs" up to fio 3.17; log_offset=1 adds
@@ -36,27 +36,47 @@ struct fio_log_entry {
 	size_t line;
 };
 
+/* One line of a log (`len` bytes at s, without its newline; `line` its
+   number): 1 with the entry in *out, 0 for a blank line, -1 with e set
+   ("line N: ..." naming the formats accepted). */
+int fio_log_line(const char *s, size_t len, size_t line,
+		 struct fio_log_entry *out, struct sb_err *e);
+
 /* Parse a whole log; *out is malloc'd (free()).  Errors name the line and
    the formats accepted. */
 int fio_log_parse(const char *text, size_t len, struct fio_log_entry **out,
 		  size_t *n, struct sb_err *e);
 
 /*
- * fio appends the log of a job run again (or the next job of the same
- * name) to the same file, its time starting from 0 again: the entries from
- * `start` up to the returned index are one run.
+ * What one run of a log is, known after reading it once, entry by entry
+ * (a log of any length is read as a stream: pass one gathers this, pass
+ * two builds the trace).  fio appends the log of a job run again (or the
+ * next job of the same name) to the same file, its time starting from 0
+ * again: an entry earlier than the one before starts the next run.
  */
+struct fio_log_run {
+	size_t n, count[3];
+	bool all_bs;			/* every entry has its block size */
+	bool dir_all_bs[3], dir_any_bs[3];
+	bool repeats;			/* an entry at the time and direction
+					   of the one before */
+	uint64_t first_t, last_t;	/* of the first and the last entry */
+	uint64_t dir_min[3], dir_max[3];
+	size_t first_line, last_line;
+	unsigned last_dir;
+};
+void fio_log_run_init(struct fio_log_run *r);
+/* Whether x belongs to the run (else it starts the next one). */
+bool fio_log_run_continues(const struct fio_log_run *r, const struct fio_log_entry *x);
+void fio_log_run_add(struct fio_log_run *r, const struct fio_log_entry *x);
+/* The direction with the most entries (ties: the lowest). */
+unsigned fio_log_run_main_dir(const struct fio_log_run *r);
+
+/* The entries from `start` up to the returned index are one run. */
 size_t fio_log_run_end(const struct fio_log_entry *l, size_t n, size_t start);
 
-/* The direction with the most entries (ties: the lowest). */
+/* fio_log_run_main_dir of the entries l[0, n). */
 unsigned fio_log_main_dir(const struct fio_log_entry *l, size_t n);
-
-/*
- * Whether a log holds one entry per I/O (written without log_avg_msec):
- * every entry carries its block size and the entries come faster than one
- * per 5 ms on average or share timestamps.
- */
-bool fio_log_is_per_io(const struct fio_log_entry *l, size_t n);
 
 /* What a trace made from a log knows. */
 struct fio_trace_info {
@@ -94,12 +114,39 @@ struct fio_trace_info {
  * Latency logs are not traces (fails).
  */
 /* Per-I/O logs are binned into at most this many slices (at 100 ms, 19
-   days; at 1 ms, 4.6 hours): 400 MB of trace. */
+   days; at 1 ms, 4.6 hours): 400 MB of trace.  An averaged run has at most
+   this many entries of its direction. */
 #define FIO_LOG_MAX_SLICES (1u << 24)
 int fio_log_to_trace(const struct fio_log_entry *l, size_t n,
 		     enum fio_log_kind kind, unsigned dir, unsigned slice_ms,
 		     struct trace_pt **out, size_t *nout,
 		     struct fio_trace_info *info, struct sb_err *e);
+
+/*
+ * The same trace built entry by entry from a run described by `run` (its
+ * first reading): begin, add every entry of the run in order, end.  A
+ * per-I/O log keeps only its slices; an averaged one the entries of its
+ * direction until the window is known.  fio_trace_end frees the builder
+ * whatever it returns; after a failed begin or add, fio_trace_free does.
+ */
+struct fio_trace_builder {
+	enum fio_log_kind kind;
+	unsigned dir, slice_ms;
+	bool per_io;
+	struct fio_trace_info info;
+	struct trace_pt *t;		/* per-I/O: the slices */
+	size_t nt;
+	struct fio_log_entry *ent;	/* averaged: the direction's entries */
+	size_t nent, cap;
+};
+int fio_trace_begin(struct fio_trace_builder *b, const struct fio_log_run *run,
+		    enum fio_log_kind kind, unsigned dir, unsigned slice_ms,
+		    struct sb_err *e);
+int fio_trace_add(struct fio_trace_builder *b, const struct fio_log_entry *x,
+		  struct sb_err *e);
+int fio_trace_end(struct fio_trace_builder *b, struct trace_pt **out, size_t *nout,
+		  struct fio_trace_info *info, struct sb_err *e);
+void fio_trace_free(struct fio_trace_builder *b);
 
 #define FIO_JSON_MAX_PS 32
 

@@ -14,6 +14,7 @@
 
 #include "cli/analyze_out.h"
 #include "cli/commands.h"
+#include "cli/fio_log_read.h"
 #include "cli/run_view.h"
 #include "common/file_read.h"
 #include "common/units.h"
@@ -59,6 +60,32 @@ static int parse_pct(const char *s, double *out, struct sb_err *e)
 	return 0;
 }
 
+/* What analyze_fio_log's callback needs for each run of the log. */
+struct log_ctx {
+	const char *base;
+	const struct analyze_opts *o;
+	struct json_writer *w;
+};
+
+static int analyze_log_run(void *ctx, const struct fio_log_trace *t, struct sb_err *e)
+{
+	const struct log_ctx *c = ctx;
+	char name[300];
+	if (!t->only)
+		snprintf(name, sizeof name, "%s, run %zu (lines %zu-%zu)", c->base,
+			 t->index + 1, t->first_line, t->last_line);
+	else
+		snprintf(name, sizeof name, "%s", c->base);
+	static const char *const dn[3] = { "read", "write", "trim" };
+	struct analyzed_trace a = { name, dn[t->dir], t->t, t->n, NULL,
+				    !t->info.has_bytes, !t->info.has_ios };
+	if (!c->w && t->info.gaps)
+		printf("%s: %zu stretches without an entry (%.1f s): time at 0, "
+		       "as fio logs nothing for a window without completions\n",
+		       name, t->info.gaps, t->info.gap_s);
+	return analyze_trace(c->o, &a, c->w, e);
+}
+
 static int analyze_fio_log(const char *path, const char *log_type,
 			   const char *dir_arg, uint64_t slice_ns,
 			   const struct analyze_opts *o, struct json_writer *w,
@@ -74,16 +101,6 @@ static int analyze_fio_log(const char *path, const char *log_type,
 			  strstr(base, "_slat.")))
 		return sb_errf(e, "%s looks like a latency log; analyze bandwidth or "
 			       "IOPS logs, or give --log-type", path);
-	char *text;
-	size_t len;
-	if (file_read_text(path, "fio log", FILE_LIMIT_LOG, &text, &len, e))
-		return -1;
-	struct fio_log_entry *l;
-	size_t n;
-	int rc = fio_log_parse(text, len, &l, &n, e);
-	free(text);
-	if (rc)
-		return sb_err_wrap(e, "%s", path);
 	int dir = -1;
 	if (dir_arg) {
 		if (!strcmp(dir_arg, "read"))
@@ -92,10 +109,8 @@ static int analyze_fio_log(const char *path, const char *log_type,
 			dir = 1;
 		else if (!strcmp(dir_arg, "trim"))
 			dir = 2;
-		else {
-			free(l);
+		else
 			return sb_errf(e, "--dir: '%s' is not read, write or trim", dir_arg);
-		}
 	}
 	if (w) {
 		json_object_begin(w, "source");
@@ -105,38 +120,11 @@ static int analyze_fio_log(const char *path, const char *log_type,
 		json_object_end(w);
 		json_array_begin(w, "traces");
 	}
-	/* one trace per run the file holds (fio appends a rerun's log) */
-	size_t runs = 0;
-	for (size_t start = 0; start < n && !rc; runs++) {
-		size_t stop = fio_log_run_end(l, n, start);
-		unsigned d = dir >= 0 ? (unsigned)dir : fio_log_main_dir(l + start, stop - start);
-		struct trace_pt *t;
-		size_t nt;
-		struct fio_trace_info info;
-		rc = fio_log_to_trace(l + start, stop - start, kind, d,
-				      (unsigned)(slice_ns / 1000000), &t, &nt, &info, e);
-		if (rc) {
-			sb_err_wrap(e, "%s", path);
-			break;
-		}
-		char name[300];
-		if (runs || stop < n)
-			snprintf(name, sizeof name, "%s, run %zu (lines %zu-%zu)", base,
-				 runs + 1, l[start].line, l[stop - 1].line);
-		else
-			snprintf(name, sizeof name, "%s", base);
-		static const char *const dn[3] = { "read", "write", "trim" };
-		struct analyzed_trace a = { name, dn[d], t, nt, NULL,
-					    !info.has_bytes, !info.has_ios };
-		if (!w && info.gaps)
-			printf("%s: %zu stretches without an entry (%.1f s): time at 0, "
-			       "as fio logs nothing for a window without completions\n",
-			       name, info.gaps, info.gap_s);
-		rc = analyze_trace(o, &a, w, e);
-		free(t);
-		start = stop;
-	}
-	free(l);
+	/* one trace per run the file holds (fio appends a rerun's log), the
+	   file streamed: any length in constant memory */
+	struct log_ctx c = { base, o, w };
+	int rc = fio_log_read(path, kind, dir, (unsigned)(slice_ns / 1000000),
+			      analyze_log_run, &c, e);
 	if (w)
 		json_array_end(w);
 	return rc;

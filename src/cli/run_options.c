@@ -9,6 +9,7 @@
 #include "cli/run_profiles.h"
 #include "common/ini.h"
 #include "common/units.h"
+#include "engine/replay.h"
 
 enum key_scope { SCOPE_RUN, SCOPE_WORKLOAD };
 
@@ -18,6 +19,7 @@ enum key_id {
 	K_DIRECT, K_POLL, K_SQPOLL, K_BATCH, K_INTERVAL, K_IOLOG, K_SEED,
 	K_DESTROY, K_JSON, K_MIB, K_DB, K_NO_DB, K_JOB, K_NAME, K_TIME_BASED,
 	K_HELP, K_RANDDIST, K_BSSPLIT, K_PROFILE, K_RATE_IOPS, K_RATE_PROCESS,
+	K_REPLAY, K_REPLAY_FORMAT, K_REPLAY_TIMING,
 };
 
 struct key {
@@ -66,6 +68,9 @@ static const struct key keys[] = {
 	{ "random_distribution", NULL, K_RANDDIST, SCOPE_WORKLOAD, false },
 	{ "bssplit", NULL, K_BSSPLIT, SCOPE_WORKLOAD, false },
 	{ "profile", NULL, K_PROFILE, SCOPE_WORKLOAD, false },
+	{ "replay", NULL, K_REPLAY, SCOPE_WORKLOAD, false },
+	{ "replay-format", NULL, K_REPLAY_FORMAT, SCOPE_WORKLOAD, false },
+	{ "replay-timing", NULL, K_REPLAY_TIMING, SCOPE_WORKLOAD, false },
 };
 
 void run_options_usage(void)
@@ -105,6 +110,12 @@ void run_options_usage(void)
 "  --name NAME          workload name\n"
 "  --profile NAME       a named workload: jesd219, oltp (docs/run.md); options\n"
 "                       after it change it\n"
+"replay (instead of --rw, --bs and the mixes; docs/run.md):\n"
+"  --replay FILE        replay a trace: a fio iolog (v2, v3), blkparse's text\n"
+"                       (D events) or a blkparse -d dump; offsets modulo the span\n"
+"  --replay-format F    auto (default), iolog, blkparse or blktrace\n"
+"  --replay-timing T    recorded (default), afap (as fast as --qd allows), or a\n"
+"                       speed: 2x (twice as fast), 0.5x\n"
 "engine:\n"
 "  --poll               polled completions (IOPOLL) when the device has poll queues [hipri]\n"
 "  --sqpoll             kernel submission polling; costs a core [sqthread_poll]\n"
@@ -282,6 +293,12 @@ static int apply(struct run_options *o, struct run_wl_spec *s, const struct key 
 		return access_dist_parse(v, &s->w.dist, e);
 	case K_BSSPLIT:
 		return bs_split_parse(v, s->w.bssplit, e);
+	case K_REPLAY:
+		return copy_str(s->w.replay.path, sizeof s->w.replay.path, k->name, v, e);
+	case K_REPLAY_FORMAT:
+		return replay_format_parse(v, &s->w.replay.format, e);
+	case K_REPLAY_TIMING:
+		return replay_timing_parse(v, &s->w.replay, e);
 	case K_PROFILE: {
 		const struct run_profile *p = run_profile_find(v);
 		char names[256];
@@ -388,10 +405,18 @@ int run_options_parse(int argc, char **argv, struct run_options *o, struct sb_er
 		return 0;
 	if (!o->target[0])
 		return sb_errf(e, "no target: give --target PATH (a block device or a file)");
-	if (o->jobfile[0])
-		return parse_jobfile(o, &base, e);
-	o->wl[0] = base;
-	o->nwl = 1;
+	if (o->jobfile[0]) {
+		if (parse_jobfile(o, &base, e))
+			return -1;
+	} else {
+		o->wl[0] = base;
+		o->nwl = 1;
+	}
+	/* Each trace is read once now: a bad record is said before any I/O,
+	   and whether the replay writes is known to the safety checks. */
+	for (uint32_t i = 0; i < o->nwl; i++)
+		if (workload_is_replay(&o->wl[i].w) && replay_scan(&o->wl[i].w.replay, e))
+			return sb_err_wrap(e, "replay");
 	return 0;
 }
 
@@ -401,9 +426,12 @@ static const char *rw_kind(const struct run_wl_spec *s)
 	return strncmp(s->rw, "rand", 4) ? s->rw : s->rw + 4;
 }
 
-/* The read share the rw word (and rwmixread) give, known before resolve. */
+/* The read share the rw word (and rwmixread) give, known before resolve;
+   a replay's trace says whether it reads. */
 static uint32_t spec_read_pct(const struct run_wl_spec *s)
 {
+	if (workload_is_replay(&s->w))
+		return s->w.replay.ios[DIR_READ] ? 1 : 0;
 	const char *kind = rw_kind(s);
 	if (!strcmp(kind, "read"))
 		return 100;
@@ -412,11 +440,26 @@ static uint32_t spec_read_pct(const struct run_wl_spec *s)
 	return s->rwmixread >= 0 ? (uint32_t)s->rwmixread : 50;
 }
 
+/* A replay's trace says what each I/O does: the options that would say
+   it too are refused rather than ignored. */
+static int replay_options(const struct run_wl_spec *s, struct sb_err *e)
+{
+	struct workload d;
+	workload_defaults(&d);
+	if (strcmp(s->rw, "read") || s->rwmixread >= 0 || s->w.bs != d.bs || s->w.trim_pct)
+		return sb_errf(e, "rw, rwmixread, bs and trim do not apply to a replay: its "
+			       "trace says what each I/O does");
+	return 0;
+}
+
 static int resolve_one(struct run_wl_spec *s, uint64_t target_size, struct sb_err *e)
 {
 	struct workload *w = &s->w;
 	const char *rw = s->rw;
 	const char *kind = rw_kind(s);
+	bool replay = workload_is_replay(w);
+	if (replay && replay_options(s, e))
+		return -1;
 	w->pattern = strncmp(rw, "rand", 4) ? PATTERN_SEQ : PATTERN_RAND;
 	w->read_pct = spec_read_pct(s);
 	if (!strcmp(kind, "trim"))
@@ -447,8 +490,9 @@ static int resolve_one(struct run_wl_spec *s, uint64_t target_size, struct sb_er
 		if (!w->stop_bytes)
 			return sb_errf(e, "bytes: '%s' is less than one block", s->bytes);
 	}
-	/* Neither time nor amount: one pass over the span, like fio. */
-	if (!w->stop_time_ns && !w->stop_bytes) {
+	/* Neither time nor amount: one pass over the span, like fio (a
+	   replay: the whole trace). */
+	if (!w->stop_time_ns && !w->stop_bytes && !replay) {
 		uint64_t span = w->span_len ? w->span_len :
 			(w->span_offset < target_size ? target_size - w->span_offset : 0);
 		w->stop_bytes = span - span % (w->bs ? w->bs : 1);
@@ -470,7 +514,10 @@ bool run_options_write(const struct run_options *o)
 {
 	for (uint32_t i = 0; i < o->nwl; i++) {
 		const struct run_wl_spec *s = &o->wl[i];
-		if (strcmp(rw_kind(s), "read") || s->w.trim_pct || s->w.fsync_every)
+		if (workload_is_replay(&s->w) ? s->w.replay.ios[DIR_WRITE] || s->w.replay.ios[DIR_TRIM]
+					      : strcmp(rw_kind(s), "read") || s->w.trim_pct)
+			return true;
+		if (s->w.fsync_every)
 			return true;
 	}
 	return false;

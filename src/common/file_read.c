@@ -9,7 +9,7 @@
 
 #include "common/units.h"
 
-static const char *not_a_file(mode_t m)
+const char *file_read_refusal(mode_t m)
 {
 	if (S_ISDIR(m))
 		return "a directory";
@@ -45,7 +45,7 @@ int file_read_text(const char *path, const char *what, size_t max,
 		close(fd);
 		return sb_errno(e, err, "%s %s", what, path);
 	}
-	const char *bad = not_a_file(st.st_mode);
+	const char *bad = file_read_refusal(st.st_mode);
 	if (bad) {
 		close(fd);
 		return sb_errf(e, "%s %s is %s, not a file", what, path, bad);

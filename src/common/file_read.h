@@ -9,13 +9,15 @@
 #define SSDBENCH_COMMON_FILE_READ_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "common/error.h"
 
 /* Limits for the inputs read whole. */
 #define FILE_LIMIT_INI   (1u << 20)		/* 1 MiB: plan, profile, job file */
 #define FILE_LIMIT_JSON  (256u << 20)		/* 256 MiB: fio --output-format=json */
-#define FILE_LIMIT_LOG   (2048ull << 20)	/* 2 GiB: fio bw/iops/lat logs */
+#define FILE_LIMIT_LOG   (2048ull << 20)	/* 2 GiB: a fio log from a pipe (a file
+					   is streamed, of any length) */
 
 /*
  * The file at `path` as NUL-terminated text in *text (the caller frees it)
@@ -24,6 +26,10 @@
  * the limit), one that holds a NUL byte (not text), and anything that is
  * not a regular file or a pipe.
  */
+/* Why a file of this type is not read ("a directory", "a character
+   device", ...), or NULL for a regular file or a pipe. */
+const char *file_read_refusal(mode_t m);
+
 int file_read_text(const char *path, const char *what, size_t max,
 		   char **text, size_t *len, struct sb_err *e);
 

@@ -183,7 +183,8 @@ void run_publish_at(struct run *r, struct job **jobs, uint32_t n, uint64_t bound
 
 static bool workload_writes(const struct workload *w)
 {
-	return w->read_pct < 100 || w->trim_pct > 0 || w->fsync_every;
+	return workload_dir_used(w, DIR_WRITE) || workload_dir_used(w, DIR_TRIM) ||
+	       w->fsync_every;
 }
 
 static int result_init(struct engine_result *res, uint32_t n, struct sb_err *e)
@@ -248,7 +249,7 @@ static int setup_workloads(struct engine *eng, struct run *r, const struct workl
 		wl->res = &res->wl[i];
 		if (workload_validate(&wl->w, eng->facts.size, eng->facts.logical_block, e))
 			return sb_err_wrap(e, "workload %u (%s)", i + 1, w[i].name);
-		if (wl->w.trim_pct && !eng->facts.discard)
+		if (workload_dir_used(&wl->w, DIR_TRIM) && !eng->facts.discard)
 			return sb_errf(e, "workload %u (%s) trims, but %s does not support "
 				       "discard", i + 1, w[i].name, eng->facts.path);
 		if (workload_writes(&wl->w) && !eng->opts.allow_write)

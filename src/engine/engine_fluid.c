@@ -25,7 +25,8 @@ bool fluid_eligible(const struct driver *d)
 	if (!r->ops->run_fluid || d->njobs != 1 || r->opts->iolog_path)
 		return false;
 	const struct workload *w = &d->jobs[0]->wl->w;
-	if (w->trim_pct || workload_open_loop(w) || w->fsync_every || w->sync || w->buffered)
+	if (w->trim_pct || workload_open_loop(w) || w->fsync_every || w->sync || w->buffered ||
+	    workload_is_replay(w))
 		return false;
 	/* the bulk path spreads uniformly, at one block size */
 	if (w->dist.kind != DIST_UNIFORM || workload_has_bssplit(w))

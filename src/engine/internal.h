@@ -34,6 +34,7 @@
 #include "engine/engine.h"
 #include "engine/iolog.h"
 #include "engine/offsets.h"
+#include "engine/replay.h"
 
 /*
  * Intervals a job can run ahead of the collector: 1.6 s at 100 ms, so a
@@ -133,6 +134,7 @@ struct job {
 	bool collected_last;		/* collector: saw the final interval */
 
 	struct iolog *log;
+	struct replay_src *replay;	/* a replay: its trace, else NULL */
 };
 
 /* One run: everything the drivers and the collector share. */

@@ -17,18 +17,6 @@
    blocks differ at every block size a device may use. */
 #define STAMP_UNIT 512u
 
-static bool dir_used(const struct workload *w, enum io_dir d)
-{
-	switch (d) {
-	case DIR_READ:
-		return w->trim_pct < 100 && w->read_pct > 0;
-	case DIR_WRITE:
-		return w->trim_pct < 100 && w->read_pct < 100;
-	default:
-		return w->trim_pct > 0;
-	}
-}
-
 static uint64_t mix_seed(uint64_t seed, uint64_t a, uint64_t b)
 {
 	uint64_t x = seed ^ (a * 0x9e3779b97f4a7c15ull) ^ (b << 56);
@@ -66,7 +54,7 @@ int job_init(struct job *j, struct wl_state *wl, uint32_t index, uint32_t gindex
 	for (int b = 0; b < IVL_RING; b++)
 		for (int d = 0; d < DIR_COUNT; d++) {
 			struct ivl_buf *ib = &j->ring[b];
-			if (!dir_used(w, (enum io_dir)d))
+			if (!workload_dir_used(w, (enum io_dir)d))
 				continue;
 			if (!(ib->hist[d] = hist_new()) ||
 			    (j->open_loop && (!(ib->resp[d] = hist_new()) ||
@@ -87,6 +75,8 @@ int job_init(struct job *j, struct wl_state *wl, uint32_t index, uint32_t gindex
 		j->rate = 1;
 	const char *iolog = wl->run->opts->iolog_path;
 	if (iolog && iolog_open(iolog, &j->log, e))
+		return -1;
+	if (workload_is_replay(w) && replay_src_open(w, &j->replay, e))
 		return -1;
 	return 0;
 }
@@ -113,6 +103,7 @@ void job_free(struct job *j)
 		if (iolog_close(j->log, &e))
 			run_fail(j->wl->run, &e);
 	}
+	replay_src_close(j->replay);
 	memset(j, 0, sizeof *j);
 }
 
@@ -120,8 +111,11 @@ void job_start(struct job *j, uint64_t t0)
 {
 	j->cur_index = 0;
 	j->next_boundary = t0 + j->wl->run->interval;
-	/* The first arrival at the start; each job its own draws. */
-	if (j->open_loop)
+	/* The first arrival at the start; each job its own draws.  A
+	   replay's arrivals are its trace's times. */
+	if (j->replay)
+		replay_src_start(j->replay, t0);
+	else if (j->open_loop)
 		arrivals_init(&j->arr, j->wl->w.rate_process, j->rate, t0,
 			      mix_seed(j->wl->w.seed, j->gindex, 3));
 }
@@ -129,7 +123,7 @@ void job_start(struct job *j, uint64_t t0)
 void job_fill_buffers(struct job *j)
 {
 	const struct workload *w = &j->wl->w;
-	if (!dir_used(w, DIR_WRITE))
+	if (!workload_dir_used(w, DIR_WRITE))
 		return;
 	/* Random bytes once: incompressible.  Stamps make each block unique. */
 	uint32_t len = workload_bs_max(w);
@@ -206,6 +200,17 @@ static void take_slot(struct job *j, uint64_t now, uint64_t arrival, enum io_op 
 			      .user_data = (uint64_t)j->gindex << 32 | s };
 }
 
+/* An I/O into a free slot, due at `arrival`; a write gets its unique stamps. */
+static void issue(struct job *j, uint64_t now, uint64_t arrival, enum io_op op,
+		  uint64_t off, uint32_t len, struct io_req *r)
+{
+	take_slot(j, now, arrival, op, off, len, r);
+	if (op == IO_WRITE) {
+		stamp(j, j->wl->run->ops->queue_buffer(j->q, r->buf), len);
+		j->written_since_fsync += len;
+	}
+}
+
 /* The size of the next I/O of direction op: its mix, or bs. */
 static uint32_t io_size(struct job *j, enum io_op op)
 {
@@ -228,6 +233,34 @@ static bool claim(struct job *j, uint32_t len)
 	if (j->claimed >= j->quota)
 		return false;
 	j->claimed += len;
+	return true;
+}
+
+/*
+ * A replay's next I/O into *r if it is due; false when it is not yet (the
+ * time it is due in blocked_until, for the driver's timer) or the trace
+ * ended (the job stops; a bad record fails the run).
+ */
+static bool replay_next(struct job *j, uint64_t now, struct io_req *r)
+{
+	struct wl_state *wl = j->wl;
+	struct trace_io io;
+	struct sb_err e;
+	uint64_t due;
+	int got = replay_src_next(j->replay, now, &io, &due, &e);
+	if (got == REPLAY_WAIT) {
+		j->blocked_until = due;
+		return false;
+	}
+	if (got < 0)
+		run_fail(wl->run, &e);
+	if (got != REPLAY_DUE ||
+	    (wl->w.stop_bytes && now >= wl->ramp_end && !claim(j, io.len))) {
+		j->stopping = true;
+		return false;
+	}
+	replay_src_take(j->replay);
+	issue(j, now, j->open_loop ? due : now, (enum io_op)io.op, io.offset, io.len, r);
 	return true;
 }
 
@@ -293,6 +326,12 @@ uint32_t job_prepare(struct job *j, uint64_t now, struct io_req *out)
 			take_slot(j, now, now, IO_FSYNC, 0, 0, &out[n++]);
 			continue;
 		}
+		if (j->replay) {
+			if (!replay_next(j, now, &out[n]))
+				break;
+			n++;
+			continue;
+		}
 		/* drawn once, kept until it is due: the same sequence of
 		   operations and sizes whatever the timing */
 		if (!j->next_len) {
@@ -311,14 +350,10 @@ uint32_t job_prepare(struct job *j, uint64_t now, struct io_req *out)
 		uint64_t off = offset_next(&j->og);
 		if (len > j->og.bs)
 			off = offset_fit(&j->og, off, len);
-		take_slot(j, now, j->open_loop ? j->arr.next_ns : now, op, off, len, &out[n]);
+		uint64_t arrival = j->open_loop ? j->arr.next_ns : now;
 		if (j->open_loop)
 			arrivals_take(&j->arr, j->rate_bytes ? len : 1);
-		if (op == IO_WRITE) {
-			stamp(j, wl->run->ops->queue_buffer(j->q, out[n].buf), len);
-			j->written_since_fsync += len;
-		}
-		n++;
+		issue(j, now, arrival, op, off, len, &out[n++]);
 	}
 	if (j->stopping && !j->inflight)
 		job_finish(j);

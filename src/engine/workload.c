@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/units.h"
+#include "engine/replay.h"
 
 #define BS_MIN 512u
 #define BS_MAX (64u << 20)
@@ -25,7 +26,9 @@ void workload_defaults(struct workload *w)
 
 bool workload_open_loop(const struct workload *w)
 {
-	return w->rate || w->rate_iops;
+	/* a replay at its trace's times arrives on that schedule */
+	return w->rate || w->rate_iops ||
+	       (workload_is_replay(w) && w->replay.timing != REPLAY_AFAP);
 }
 
 bool workload_has_bssplit(const struct workload *w)
@@ -87,10 +90,60 @@ static int validate_bssplit(const struct workload *w, uint32_t logical_block,
 	return 0;
 }
 
+bool workload_dir_used(const struct workload *w, enum io_dir d)
+{
+	if (workload_is_replay(w))
+		return w->replay.ios[d] > 0;
+	switch (d) {
+	case DIR_READ:
+		return w->trim_pct < 100 && w->read_pct > 0;
+	case DIR_WRITE:
+		return w->trim_pct < 100 && w->read_pct < 100;
+	default:
+		return w->trim_pct > 0;
+	}
+}
+
+/*
+ * A replay's I/Os come from its trace: what the scan found sets the block
+ * size (the buffers: the longest I/O, in whole logical blocks) and the
+ * shares, and what would shape generated I/O is refused.  Idempotent: a
+ * workload is validated by the CLI and again by the engine.
+ */
+static int validate_replay(struct workload *w, uint32_t logical_block, struct sb_err *e)
+{
+	struct replay_spec *r = &w->replay;
+	char a[32];
+	if (!r->len_max)
+		return sb_errf(e, "replay %s: the trace has not been read (replay_scan)", r->path);
+	if (w->jobs != 1)
+		return sb_errf(e, "a replay is one stream in the trace's order: jobs must be 1");
+	if (workload_has_bssplit(w) || w->dist.kind != DIST_UNIFORM || w->rate ||
+	    w->rate_iops || w->rate_process != ARRIVAL_UNIFORM)
+		return sb_errf(e, "bssplit, random_distribution and the rates do not apply "
+			       "to a replay: its trace says where, how much and when");
+	if (r->timing == REPLAY_SCALED && !(r->speed > 0))
+		return sb_errf(e, "replay speed %g is not positive", r->speed);
+	uint32_t blk = logical_block ? logical_block : BS_MIN;
+	uint64_t bs = ((uint64_t)r->len_max + blk - 1) / blk * blk;
+	if (bs > BS_MAX)
+		return sb_errf(e, "the trace's longest I/O, %s in whole blocks, is more than "
+			       "64 MiB", fmt_bytes(bs, a, sizeof a));
+	r->block = blk;
+	w->bs = (uint32_t)bs;
+	w->pattern = PATTERN_RAND;
+	uint64_t rw = r->ios[DIR_READ] + r->ios[DIR_WRITE], all = rw + r->ios[DIR_TRIM];
+	w->read_pct = rw ? (uint32_t)(r->ios[DIR_READ] * 100 / rw) : 0;
+	w->trim_pct = all ? (uint32_t)(r->ios[DIR_TRIM] * 100 / all) : 0;
+	return 0;
+}
+
 int workload_validate(struct workload *w, uint64_t target_size,
 		      uint32_t logical_block, struct sb_err *e)
 {
 	char a[32], b[32];
+	if (workload_is_replay(w) && validate_replay(w, logical_block, e))
+		return -1;
 	if (w->bs < BS_MIN || w->bs > BS_MAX)
 		return sb_errf(e, "block size %s is out of range (512 B to 64 MiB)",
 			       fmt_bytes(w->bs, a, sizeof a));
@@ -143,8 +196,9 @@ int workload_validate(struct workload *w, uint64_t target_size,
 	if (w->rate_process != ARRIVAL_UNIFORM && !workload_open_loop(w))
 		return sb_errf(e, "rate-process %s needs a rate (--rate-iops or --rate)",
 			       arrival_process_name(w->rate_process));
-	/* Byte stops count whole blocks, so the count can be exact. */
-	if (w->stop_bytes) {
+	/* Byte stops count whole blocks, so the count can be exact (a
+	   replay's blocks are the trace's own). */
+	if (w->stop_bytes && !workload_is_replay(w)) {
 		w->stop_bytes -= w->stop_bytes % w->bs;
 		if (!w->stop_bytes)
 			return sb_errf(e, "the amount to transfer is smaller than one block");
@@ -155,6 +209,8 @@ int workload_validate(struct workload *w, uint64_t target_size,
 const char *workload_rw(const struct workload *w)
 {
 	bool rnd = w->pattern == PATTERN_RAND;
+	if (workload_is_replay(w))
+		return "replay";
 	if (w->trim_pct == 100)
 		return rnd ? "randtrim" : "trim";
 	if (w->read_pct == 100)
@@ -164,9 +220,22 @@ const char *workload_rw(const struct workload *w)
 	return rnd ? "randrw" : "rw";
 }
 
+/* "replay trace.log (blkparse, recorded) QD8" */
+static const char *describe_replay(const struct workload *w, char *buf, unsigned len)
+{
+	const char *base = strrchr(w->replay.path, '/');
+	char timing[32];
+	snprintf(buf, len, "replay %.200s (%s, %s) QD%u", base ? base + 1 : w->replay.path,
+		 replay_format_name((enum replay_format)w->replay.format),
+		 replay_timing_format(&w->replay, timing, sizeof timing), w->qd);
+	return buf;
+}
+
 const char *workload_describe(const struct workload *w, char *buf, unsigned len)
 {
 	char bs[32];
+	if (workload_is_replay(w))
+		return describe_replay(w, buf, len);
 	/* with a mix the sizes are said at the end */
 	if (workload_has_bssplit(w))
 		snprintf(bs, sizeof bs, "mixed sizes");

@@ -11,7 +11,9 @@
 #include "common/error.h"
 #include "engine/arrivals.h"
 #include "engine/bssplit.h"
+#include "common/sample.h"
 #include "engine/distribution.h"
+#include "engine/replay_spec.h"
 
 enum access_pattern { PATTERN_SEQ, PATTERN_RAND };
 
@@ -56,7 +58,18 @@ struct workload {
 	   point, not a tail measurement): a backend's bulk path may take it
 	   at any depth, with its latency shape from a calibration window. */
 	bool bulk_any_depth;
+	/* A trace to replay (replay.path set): its I/Os instead of the
+	   generated ones; pattern, shares, bs and the mixes do not apply. */
+	struct replay_spec replay;
 };
+
+static inline bool workload_is_replay(const struct workload *w)
+{
+	return w->replay.path[0] != '\0';
+}
+
+/* Whether the workload's I/Os may go in direction d (its histograms). */
+bool workload_dir_used(const struct workload *w, enum io_dir d);
 
 /* The largest size an I/O of w may have (buffers), and the smallest (the
    offsets' alignment): bs without a mix. */
@@ -79,7 +92,7 @@ int workload_validate(struct workload *w, uint64_t target_size,
 		      uint32_t logical_block, struct sb_err *e);
 
 /* fio's name for the access: read, write, randread, randwrite, rw, randrw,
-   trim, randtrim. */
+   trim, randtrim; "replay" for a trace. */
 const char *workload_rw(const struct workload *w);
 
 struct json_writer;

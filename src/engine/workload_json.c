@@ -1,13 +1,33 @@
 #include "engine/workload.h"
 
 #include "common/json.h"
+#include "engine/replay.h"
+
+/* What was replayed: the trace, how it was read and timed, what it held. */
+static void replay_members(struct json_writer *j, const struct replay_spec *r)
+{
+	char timing[32];
+	json_object_begin(j, "replay");
+	json_string(j, "file", r->path);
+	json_string(j, "format", replay_format_name((enum replay_format)r->format));
+	json_string(j, "timing", replay_timing_format(r, timing, sizeof timing));
+	json_u64(j, "reads", r->ios[DIR_READ]);
+	json_u64(j, "writes", r->ios[DIR_WRITE]);
+	json_u64(j, "trims", r->ios[DIR_TRIM]);
+	json_u64(j, "bytes", r->bytes);
+	json_u64(j, "duration_ns", r->duration_ns);
+	json_u64(j, "skipped", r->skipped);
+	json_u64(j, "block", r->block);
+	json_object_end(j);
+}
 
 void workload_json_members(struct json_writer *j, const struct workload *w)
 {
 	char desc[320];
 	json_string(j, "name", w->name);
 	json_string(j, "description", workload_describe(w, desc, sizeof desc));
-	json_string(j, "pattern", w->pattern == PATTERN_SEQ ? "seq" : "rand");
+	json_string(j, "pattern", workload_is_replay(w) ? "replay"
+				  : w->pattern == PATTERN_SEQ ? "seq" : "rand");
 	json_string(j, "rw", workload_rw(w));
 	json_u64(j, "read_pct", w->read_pct);
 	json_u64(j, "trim_pct", w->trim_pct);
@@ -33,6 +53,8 @@ void workload_json_members(struct json_writer *j, const struct workload *w)
 		char split[1024];
 		json_string(j, "bssplit", bs_split_format(w->bssplit, split, sizeof split));
 	}
+	if (workload_is_replay(w))
+		replay_members(j, &w->replay);
 }
 
 static void workload_object(struct json_writer *j, const void *w)

@@ -1,7 +1,16 @@
-/* fio's bw/iops/lat logs, parsed and turned into a trace. */
+/* fio's bw/iops/lat logs, parsed and turned into a trace, whole and streamed. */
 #include "fuzz_common.h"
 
 #include "analysis/fio_input.h"
+#include "cli/fio_log_read.h"
+
+static int ignore(void *ctx, const struct fio_log_trace *t, struct sb_err *e)
+{
+	(void)ctx;
+	(void)t;
+	(void)e;
+	return 0;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -27,5 +36,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	free(l);
 	free(t);
+	/* the same as a stream: the passes and their seeks */
+	char path[64];
+	if (!fuzz_file(data, size, path)) {
+		(void)fio_log_read(path, FIO_LOG_BW, -1, 100, ignore, NULL, &e);
+		unlink(path);
+	}
 	return 0;
 }
