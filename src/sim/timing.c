@@ -90,11 +90,34 @@ static uint64_t interference_ns(struct sim *s, uint64_t at)
 	return us(wait);
 }
 
+/*
+ * A read whose map page the cache does not hold loads it first (map.c):
+ * one map-page read on the page's unit and channel; the data reads start
+ * once it is in.  Unmapped data needs no lookup: nothing is stored there.
+ */
+static uint64_t map_load(struct sim *s, uint64_t start, uint64_t off, uint64_t len)
+{
+	uint64_t ready = start;
+	for (uint64_t pg = off / s->map_lba; pg <= (off + len - 1) / s->map_lba; pg++) {
+		uint64_t o = max_u64(off, pg * s->map_lba);
+		if (s->tag[o / s->chunk] == CH_UNMAPPED || !map_lookup(s, pg, false))
+			continue;
+		uint64_t ph = hash64(pg ^ 0x6d61702070616765ull);
+		uint32_t unit = (uint32_t)(ph % (uint64_t)s->p.units);
+		uint64_t a = reserve(&s->unit_free[unit], start, s->tr_map_ns);
+		ready = max_u64(ready, reserve(&s->ch_free[unit % (uint32_t)s->p.channels], a,
+					       xfer_ns((double)s->map_page_bytes, s->p.ch_gbs)));
+	}
+	return ready;
+}
+
 uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 {
 	const struct sim_profile *p = &s->p;
 	uint64_t start = reserve(pick_core(s), t, us(p->t_ctrl_us)) +
 			 us(p->t_fw_rd_us * latency_fw_factor(s));
+	if (s->map)
+		start = map_load(s, start, off, len);
 	uint64_t page = (uint64_t)(p->page_kib * 1024.0);
 	uint64_t end = start;
 	for (uint64_t o = 0; o < len; ) {
@@ -197,6 +220,7 @@ uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 		struct overwrite ow;
 		chunks_overwrite(s, off + o, &ow);
 		ow.lba = (double)(off + o);
+		ow.map_wb = map_write(s, off + o, n) / (double)n;
 		double share = 0, want = (double)n;
 		double got = wp_write(s, want, INFINITY, INFINITY, &ow, &share);
 		if (got < want - 1e-6)

@@ -847,7 +847,7 @@ TEST(qd1_write_tail_from_release_units_in_both_paths)
 
 TEST(builtin_profiles_parse_and_have_headlines)
 {
-	CHECK_EQ_U64(profile_builtin_count(), 5);
+	CHECK_EQ_U64(profile_builtin_count(), 7);
 	for (unsigned i = 0; i < profile_builtin_count(); i++) {
 		struct sim_profile p;
 		struct sb_err e;
