@@ -434,7 +434,7 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 	struct lat_hist *shape = hist_new();
 	if (!shape)
 		return sb_errno(e, ENOMEM, "sim: histogram");
-	uint64_t done = 0, t_warm = 0, t_last = 0, measured = 0;
+	uint64_t done = 0, t_warm = 0, t_last = 0, measured = 0, cal_done = 0;
 	uint64_t warm_max = warm + map_warmup(s, st);
 	int rc = 0;
 
@@ -461,6 +461,7 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 			break;
 	}
 	done += cal_drain(s, st, z, &k);
+	cal_done = done;
 	pos = k.pos;
 	s->wp.t = fmax(s->wp.t, ns_to_s(s->now));
 	s->wp.last_busy = s->wp.t;
@@ -499,6 +500,8 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 		rc = -1;
 	s->wp.t = fmax(s->wp.t, ns_to_s(s->now));
 	s->wp.last_busy = s->wp.t;
+	if (st->random)
+		map_after_random(s, st, (double)(done - cal_done), 0.0);
 out:
 	hist_free(shape);
 	return rc;

@@ -3,7 +3,7 @@
  * DRAM (or, DRAM-less, host memory buffer) holds less than the whole map
  * caches map pages (mapcache.c):
  *   - a read whose map page is not held first reads the page from NAND
- *     (tr_map_us on a unit, then the channel: timing.c), so random reads
+ *     (tr_map_us and its transfer before the data: timing.c), so random reads
  *     over a span wider than the cached share slow down;
  *   - a write updates its page's entry: a page it makes dirty owes one
  *     write-back of map_page_kib, which takes write-path bandwidth like
