@@ -9,6 +9,7 @@
  * from the profiles' numbers in the comments, never by the model's code.
  */
 #include "check.h"
+#include "sim_fixture.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -104,21 +105,6 @@ TEST(mapcache_with_no_room_misses_and_writes_back_everything)
 
 /* ---- through the model ---- */
 
-static struct sim *open_drive(const char *name, double scale)
-{
-	struct sim_profile p;
-	struct sb_err e;
-	struct sim *s = NULL;
-	if (profile_lookup(name, &p, &e)) {
-		CHECK_FAIL("%s", e.msg);
-		return NULL;
-	}
-	profile_scale(&p, scale);
-	if (sim_open(&p, 5, &s, &e))
-		CHECK_FAIL("%s", e.msg);
-	return s;
-}
-
 static int ignore_slice(void *ctx, const struct sim_slice *sl, struct sb_err *e)
 {
 	(void)ctx;
@@ -187,7 +173,7 @@ static struct window discrete(struct sim *s, bool write, uint64_t span, uint32_t
 
 TEST(random_reads_beyond_the_cached_span_miss_its_share)
 {
-	struct sim *s = open_drive("rc100-480gb", RC100_SCALE);
+	struct sim *s = open_scaled("rc100-480gb", RC100_SCALE, 5);
 	if (!s)
 		return;
 	fill_and_rest(s);
@@ -216,7 +202,7 @@ TEST(random_reads_beyond_the_cached_span_miss_its_share)
 
 TEST(random_writes_write_back_the_map_pages_they_dirty)
 {
-	struct sim *s = open_drive("rc100-480gb", RC100_SCALE);
+	struct sim *s = open_scaled("rc100-480gb", RC100_SCALE, 5);
 	if (!s)
 		return;
 	fill_and_rest(s);
@@ -239,7 +225,7 @@ TEST(a_drive_whose_memory_holds_the_whole_map_never_misses)
 	const char *names[] = { "sn8100-2tb", "micron1300-1tb", "p4800x-375gb",
 				"pm1725-3.2tb", "p1-1tb" };
 	for (size_t i = 0; i < 5; i++) {
-		struct sim *s = open_drive(names[i], 0.01);
+		struct sim *s = open_scaled(names[i], 0.01, 5);
 		if (!s)
 			return;
 		fill_and_rest(s);
@@ -281,8 +267,8 @@ TEST(bulk_and_io_by_io_agree_with_map_misses)
 {
 	uint64_t wide = (uint64_t)(4 * RC100_HELD_PAGES * MAP_PAGE_LBA);
 	for (int write = 0; write < 2; write++) {
-		struct sim *a = open_drive("rc100-480gb", RC100_SCALE);
-		struct sim *b = open_drive("rc100-480gb", RC100_SCALE);
+		struct sim *a = open_scaled("rc100-480gb", RC100_SCALE, 5);
+		struct sim *b = open_scaled("rc100-480gb", RC100_SCALE, 5);
 		if (!a || !b)
 			return;
 		fill_and_rest(a);
@@ -316,7 +302,7 @@ TEST(bulk_and_io_by_io_agree_with_map_misses)
  */
 TEST(a_bulk_read_leaves_the_cache_as_its_last_reads_would)
 {
-	struct sim *s = open_drive("sn850x-4tb", 0.1);
+	struct sim *s = open_scaled("sn850x-4tb", 0.1, 5);
 	if (!s)
 		return;
 	fill_and_rest(s);
