@@ -10,6 +10,7 @@
  *                            capacity-bound figures with them
  *   sim_accept tails SCALE   only the QD1 tail-latency cells (at a small
  *                            scale: rates and latencies do not scale)
+ *   sim_accept map SCALE     only the map-cache cells (active-range knee)
  *   sim_accept speed         CPU of the speed goals: a two-pass fill of
  *                            sn8100-2tb, then 2 drive-writes of random
  *                            4 KiB, both at full scale
@@ -665,6 +666,111 @@ static void tails_cells(void)
 	cell("P1", "QD1 read p99.99 (hand: read retry)", 513, r.p9999, "us");
 }
 
+/* ---- the L2P map cache: the active-range knee (SIMULATOR.md §8) ---- */
+
+/* Random 4 KiB reads over [0, span): a QD256 warm-up (the bulk path, which
+   runs real I/Os until the map cache is warm for the span), then QD1 for
+   `n` reads and QD256 for `secs`; IOPS of each. */
+static void span_iops(struct engine *eng, uint64_t span, double *qd1, double *qd256)
+{
+	struct workload w;
+	workload_defaults(&w);
+	w.pattern = PATTERN_RAND;
+	w.read_pct = 100;
+	w.bs = 4096;
+	w.seed = 42;
+	w.span_len = span / 4096 * 4096;
+	snprintf(w.name, sizeof w.name, "accept");
+	struct engine_result res;
+	struct sb_err e;
+	const struct { uint32_t qd; uint64_t bytes, ns; double *out; } part[] = {
+		{ 256, 2 * (span / 4096 / 1024) * 8 * 4096 + (1u << 28), 0, NULL },
+		{ 1, 20000 * 4096ull, 0, qd1 },
+		{ 256, 0, 2 * S_NS, qd256 },
+	};
+	for (int i = 0; i < 3; i++) {
+		w.qd = part[i].qd;
+		w.seed = 42 + (uint64_t)i;
+		w.stop_bytes = part[i].bytes;
+		w.stop_time_ns = part[i].ns;
+		if (engine_run(eng, &w, 1, NULL, &res, &e)) {
+			fprintf(stderr, "run: %s\n", e.msg);
+			exit(2);
+		}
+		if (part[i].out)
+			*part[i].out = (double)res.wl[0].ios[DIR_READ] /
+				       ((double)res.wl[0].measured_ns * 1e-9);
+		engine_result_free(&res);
+	}
+}
+
+/*
+ * One drive's knee.  Every target is worked out by hand from the profile's
+ * numbers (in the callers' comments), not by the model's code:
+ *   held  the LBA span the cached map pages cover: memory / 4 KiB map
+ *         pages x 4 MiB each (1024 entries of 4 B, one per 4 KiB);
+ *   l0    QD1 latency of a read whose page is held: t_ctrl + t_fw + tR
+ *         (+ retry p_rr x n_rr x tR) + 4 KiB over a channel and the link;
+ *   dl    what a miss adds: tr_map + 4 KiB over a channel;
+ *   q     the share of lookups that miss over the whole drive, 1 - held / U;
+ *   at QD256 the NAND units are the limit on both drives (their other caps
+ *   are higher), so the whole drive reads tR / (tR + q x tr_map) as fast
+ *   as a span the cache holds: the units' time per read.  (How close QD256
+ *   comes to units / tR itself depends on how the reservation engine packs
+ *   the channels, so the cell is the ratio.)
+ */
+static void knee_cells(const char *profile, const char *d, double held, double l0,
+		       double dl, double tr, double tr_map)
+{
+	struct engine *eng = open_target(profile);
+	uint64_t cap = size_of(eng, 131072);
+	struct engine_result r = run(eng, true, false, 131072, 256, cap, 0, NULL);
+	engine_result_free(&r);
+	engine_idle(eng, 3600 * S_NS);	/* fold SLC: reads see native data */
+	double h = held * scale, q = 1 - h / (double)size_of(eng, 4096);
+	double in1, in256, all1, all256;
+	span_iops(eng, (uint64_t)(h / 2), &in1, &in256);
+	/* the knee: the largest span that reads as fast as half the held
+	   span, among spans 2^(1/8) apart around the held one */
+	const double f[] = { 0.841, 0.917, 1.091, 1.189 };
+	double knee_lo = 0, knee_hi = 0;
+	for (int i = 0; i < 4; i++) {
+		double a, b;
+		span_iops(eng, (uint64_t)(h * f[i]), &a, &b);
+		printf("%-12s span %.0f GB (scaled back): QD1 %.0f, QD256 %.0f IOPS\n", d,
+		       h * f[i] / scale / 1e9, a, b);
+		if (a >= 0.985 * in1)
+			knee_lo = f[i];
+		else if (!knee_hi)
+			knee_hi = f[i];
+	}
+	span_iops(eng, size_of(eng, 4096), &all1, &all256);
+	engine_close(eng);
+	cell(d, "QD1 rnd read, half the held span (hand)", 1e6 / l0, in1, "IOPS");
+	cell(d, "QD1 rnd read, whole drive (hand: misses)", 1e6 / (l0 + q * dl), all1, "IOPS");
+	cell(d, "QD256 rnd read, whole drive / held span (hand)", tr / (tr + q * tr_map),
+	     all256 / in256, "x");
+	/* on target when the last span as fast is the one just under the
+	   held span and the first slower one just over it */
+	char det[64];
+	snprintf(det, sizeof det, "knee in %.0f-%.0f GB", h * knee_lo / scale / 1e9,
+		 h * knee_hi / scale / 1e9);
+	cell_bool(d, "knee at the held span (hand), +-9 %", knee_lo == f[1] && knee_hi == f[2],
+		  det);
+}
+
+static void map_cells(void)
+{
+	/* rc100-480gb: hmb_mib 24 -> 6144 pages x 4 MiB = 24 GiB held;
+	   l0 = 5 + 6 + 100 + 5e-4 x 2 x 100 + 4096 / 0.4e3 + 4096 / 1.6e3
+	      = 123.9 us; dl = 40 + 10.24; tR 100, tr_map 40 */
+	knee_cells("rc100-480gb", "RC100", 24 * 1073741824.0, 123.9, 50.24, 100, 40);
+	/* sn850x-4tb: dram_mib 2048 -> 524288 pages x 4 MiB = 2 TiB held;
+	   l0 = 2.5 + 4 + 50 + 2e-4 x 2 x 50 + 4096 / 1.6e3 + 4096 / 7.3e3
+	      = 59.64 us; dl = 20 + 2.56; tR 50, tr_map 20 */
+	knee_cells("sn850x-4tb", "SN850X", 2199023255552.0, 59.64, 22.56, 50, 20);
+}
+
 static double cpu_s(void)
 {
 	struct timespec ts;
@@ -707,6 +813,12 @@ int main(int argc, char **argv)
 		printf("%d cells, %d off by more than 10 %%\n", cells, failures);
 		return failures ? 1 : 0;
 	}
+	if (argc > 2 && !strcmp(argv[1], "map")) {
+		scale = atof(argv[2]);
+		map_cells();
+		printf("%d cells, %d off by more than 10 %%\n", cells, failures);
+		return failures ? 1 : 0;
+	}
 	if (argc > 1)
 		scale = atof(argv[1]);
 	if (!(scale > 0 && scale <= 1)) {
@@ -720,6 +832,7 @@ int main(int argc, char **argv)
 	p4800x();
 	pm1725();
 	p1();
+	map_cells();
 	tails_cells();
 	printf("%d cells, %d off by more than 10 %%; %.1f s of CPU\n", cells, failures,
 	       (double)(clock() - c0) / CLOCKS_PER_SEC);

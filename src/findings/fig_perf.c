@@ -41,16 +41,35 @@ int fig_peak(struct fctx *c, struct sb_err *e)
 	return 0;
 }
 
+/* A span that reads this much slower than the smallest is past the knee. */
+#define KNEE_DROP 0.05
+
 int fig_active_range(struct fctx *c, struct sb_err *e)
 {
 	(void)e;
+	double first = NAN, least = NAN, knee = NAN, prev = NAN;
 	for (size_t i = 0; i < c->nwl; i++) {
 		uint64_t span;
 		if (!name_u64(c->wl[i].name, "span", &span))
 			continue;
-		fig(c, "GiB", (double)span / (1024.0 * 1024 * 1024), "span%zu.gib", i + 1);
-		fig(c, "IOPS", wl_iops(&c->wl[i]), "span%zu.iops", i + 1);
+		double gib = (double)span / (1024.0 * 1024 * 1024), iops = wl_iops(&c->wl[i]);
+		fig(c, "GiB", gib, "span%zu.gib", i + 1);
+		fig(c, "IOPS", iops, "span%zu.iops", i + 1);
+		if (isnan(first))
+			first = iops;
+		if (!(iops >= least))
+			least = iops;
+		/* The knee: the last span before the first that falls short
+		   (a mapping cache that covers less than the drive). */
+		if (isnan(knee) && iops < (1 - KNEE_DROP) * first && !isnan(prev))
+			knee = prev;
+		prev = gib;
 	}
+	if (isnan(first))
+		return 0;
+	fig(c, "%", first > 0 ? 100 * (1 - least / first) : 0, "drop_pct");
+	if (!isnan(knee))
+		fig(c, "GiB", knee, "knee_gib");
 	return 0;
 }
 

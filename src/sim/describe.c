@@ -77,4 +77,13 @@ void sim_headline_print(FILE *out, const struct sim_profile *p)
 		h.qd1_read_us, h.rnd_read_sat_kiops);
 	fprintf(out, "#   4 KiB write QD1: %.1f us; sequential read: %.2f GB/s\n",
 		h.qd1_write_us, h.seq_read_gbs);
+	if (h.map_mem_mib < 0)
+		fprintf(out, "#   L2P map: %.0f MiB, held whole (no map-cache misses)\n", h.map_mib);
+	else if (h.map_cached_gb >= p->user_gb)
+		fprintf(out, "#   L2P map: %.0f MiB, held whole in %.0f MiB of %s\n", h.map_mib,
+			h.map_mem_mib, p->dram_mib > 0 ? "DRAM" : "host memory");
+	else
+		fprintf(out, "#   L2P map: %.0f MiB; %.0f MiB of %s caches %.1f GB of the %.0f GB: random reads beyond it pay a map-page read\n",
+			h.map_mib, h.map_mem_mib, p->dram_mib > 0 ? "DRAM" : "host memory (HMB)",
+			h.map_cached_gb, p->user_gb);
 }

@@ -109,6 +109,7 @@ struct span_mix {
 	double L;		/* span bytes */
 	double M_s, M_n;	/* valid SLC and native bytes in it */
 	double folded;		/* share of native data of folded origin */
+	double map_wb;		/* map write-backs per host byte (map.c) */
 };
 
 static void span_mix_init(const struct sim *s, const struct sim_stream *st,
@@ -131,6 +132,7 @@ static void span_mix_init(const struct sim *s, const struct sim_stream *st,
 	bool whole = st->span_off == 0 && st->span_len + s->chunk > s->capacity;
 	x->M_s = whole ? S : fmin(x->M_s, S);
 	x->M_n = whole ? s->wp.T_v : fmin(x->M_n, s->wp.T_v);
+	x->map_wb = map_random_wb(s, st);
 }
 
 /* What a random write over the span overwrites, per host byte. */
@@ -143,6 +145,7 @@ static void mix_overwrite(const struct span_mix *mix, const struct sim_stream *s
 	ow->lba = 0;
 	ow->span_off = st->span_off;
 	ow->span_len = st->span_len;
+	ow->map_wb = mix->map_wb;
 }
 
 /* The span's classes after `got` random bytes, `share` of them to SLC,
@@ -232,6 +235,7 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 			want = fmin(want, fmin(to_chunk, span_end - pos));
 			chunks_overwrite(s, (uint64_t)pos, &ow);
 			ow.lba = pos;
+			ow.map_wb = map_write(s, (uint64_t)pos, (uint64_t)want) / want;
 		}
 		double t_before = w->t, share = 0;
 		double S_before = w->S_st + w->S_dyn;
@@ -283,8 +287,10 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 	if (z->sl.ios || end_ns > z->sl.t_start_ns)
 		if (slice_emit(z, end_ns, e))
 			return -1;
-	if (st->random)
+	if (st->random) {
 		span_mix_retag(s, st, written);
+		map_after_random(s, st, written / bs, 1.0);
+	}
 	s->now = end_ns;
 	s->drain_end = s->now;
 	return 0;
@@ -378,6 +384,28 @@ static int cal_next(struct sim *s, const struct sim_stream *st, struct slicer *z
 	return 1;
 }
 
+/*
+ * A random stream on a drive that caches its map (map.c) starts with the
+ * cache as earlier I/Os left it, often holding little of this span; the
+ * warm-up then goes on, real I/O by real I/O, until the cache holds the
+ * span (or all it can of it), so the calibration measures the misses the
+ * rest of the stream will see.  The most warm-up I/Os this allows.
+ */
+static uint64_t map_warmup(struct sim *s, const struct sim_stream *st)
+{
+	if (!s->map || !st->random)
+		return 0;
+	map_watch(s, st);
+	return 8 * s->map_slots;
+}
+
+/* The warm-up count after the done-th completion. */
+static uint64_t warm_after(struct sim *s, uint64_t done, uint64_t warm,
+			   uint64_t warm_max)
+{
+	return done == warm && warm < warm_max && map_cold(s, done) ? warm + 1 : warm;
+}
+
 /* Let the window's last I/Os finish; returns how many there were. */
 static uint64_t cal_drain(struct sim *s, const struct sim_stream *st, struct slicer *z,
 			  struct cal *k)
@@ -406,7 +434,8 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 	struct lat_hist *shape = hist_new();
 	if (!shape)
 		return sb_errno(e, ENOMEM, "sim: histogram");
-	uint64_t done = 0, t_warm = 0, t_last = 0, measured = 0;
+	uint64_t done = 0, t_warm = 0, t_last = 0, measured = 0, cal_done = 0;
+	uint64_t warm_max = warm + map_warmup(s, st);
 	int rc = 0;
 
 	/* Calibration: real discrete I/Os, closed loop at depth qd. */
@@ -420,6 +449,7 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 		if (!got)
 			break;
 		done++;
+		warm = warm_after(s, done, warm, warm_max);
 		if (done == warm)
 			t_warm = c.t_done_ns;
 		if (done > warm) {
@@ -431,6 +461,7 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 			break;
 	}
 	done += cal_drain(s, st, z, &k);
+	cal_done = done;
 	pos = k.pos;
 	s->wp.t = fmax(s->wp.t, ns_to_s(s->now));
 	s->wp.last_busy = s->wp.t;
@@ -469,6 +500,8 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 		rc = -1;
 	s->wp.t = fmax(s->wp.t, ns_to_s(s->now));
 	s->wp.last_busy = s->wp.t;
+	if (st->random)
+		map_after_random(s, st, (double)(done - cal_done), 0.0);
 out:
 	hist_free(shape);
 	return rc;
@@ -500,6 +533,7 @@ static int fluid_mixed(struct sim *s, const struct sim_stream *st,
 	if (!shape)
 		return sb_errno(e, ENOMEM, "sim: histogram");
 	uint64_t done = 0, measured = 0, land_ns = 0, land_n = 0;
+	uint64_t warm_max = warm + map_warmup(s, st);
 	struct cal k = { .r = r, .pos = st->start_off, .qd = qd };
 
 	/* Calibration: real discrete I/Os, closed loop at depth qd. */
@@ -513,6 +547,7 @@ static int fluid_mixed(struct sim *s, const struct sim_stream *st,
 		if (!got)
 			break;
 		done++;
+		warm = warm_after(s, done, warm, warm_max);
 		if (done == warm) {
 			land_ns = s->wr_land_ns;
 			land_n = s->wr_land_n;
@@ -588,6 +623,7 @@ static int fluid_mixed(struct sim *s, const struct sim_stream *st,
 	if ((z->sl.ios || z->sl.wios || s->now > z->sl.t_start_ns) && slice_emit(z, s->now, e))
 		rc = -1;
 	span_mix_retag(s, st, written);
+	map_after_random(s, st, written / bs / f_w, f_w);
 	w->t = fmax(w->t, ns_to_s(s->now));
 	w->last_busy = w->t;
 	s->drain_end = s_to_ns(w->t);

@@ -47,4 +47,13 @@ void sim_headline(const struct sim_profile *p, struct sim_headline *h)
 	h->qd1_write_us = p->cores / (p->wr_cap_kiops * 1e3) * 1e6 + p->t_fw_wr_us +
 			  bs / (p->link_wr_gbs * 1e3);
 	h->seq_read_gbs = p->link_rd_gbs;
+	/* The map: an entry per indirection unit; a cache holds whole pages. */
+	double lba_per_page = floor(p->map_page_kib * 1024 / p->map_entry_bytes) *
+			      p->iu_kib * 1024;
+	h->map_mib = p->user_gb * 1e9 / (p->iu_kib * 1024) * p->map_entry_bytes / 1048576;
+	h->map_mem_mib = p->dram_mib < 0 ? -1 : p->dram_mib > 0 ? p->dram_mib : p->hmb_mib;
+	h->map_cached_gb = p->user_gb;
+	if (h->map_mem_mib >= 0)
+		h->map_cached_gb = fmin(p->user_gb, floor(h->map_mem_mib * 1048576 /
+						(p->map_page_kib * 1024)) * lba_per_page / 1e9);
 }

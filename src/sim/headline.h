@@ -21,6 +21,9 @@ struct sim_headline {
 	double qd1_read_us;	/* 4 KiB from native media */
 	double qd1_write_us;	/* 4 KiB into the buffer */
 	double seq_read_gbs;	/* the link */
+	double map_mib;		/* the whole L2P map */
+	double map_mem_mib;	/* DRAM or HMB for it; < 0: not given (held whole) */
+	double map_cached_gb;	/* LBA span the cached pages cover (user_gb: all) */
 };
 
 void sim_headline(const struct sim_profile *p, struct sim_headline *h);

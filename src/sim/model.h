@@ -37,6 +37,7 @@ struct overwrite {
 	double folded;		/* share landing on folded-origin data (c_fo) */
 	double lba;		/* where the piece starts (byte offset) */
 	uint64_t span_off, span_len;	/* a bulk random stream: anywhere in it */
+	double map_wb;		/* map-page write-back bytes owed per host byte */
 };
 
 struct wpath {
@@ -54,6 +55,7 @@ struct wpath {
 	/* counters */
 	double host_bytes, nand_bytes, fold_bytes, gc_copy_bytes;
 	double inv_bytes;	/* host data made invalid by overwrites and trims */
+	double map_wb_bytes;	/* map pages written back (map.c) */
 	double fold_carry;	/* folded bytes not yet moved to chunk tags */
 };
 
@@ -128,6 +130,14 @@ struct sim {
 	double fw_bin[FW_BINS];	/* firmware-time factors, mean 1 */
 	double fw_prob[FW_BINS], fw_cum[FW_BINS];	/* their probabilities */
 	struct sampler *samp;	/* GC's write amplification (NULL: none) */
+	/* The L2P map cache (map.c); NULL when the whole map is held. */
+	struct mapcache *map;
+	uint64_t map_lba;	/* LBA bytes one map page maps */
+	uint64_t map_page_bytes, map_slots, tr_map_ns;
+	double map_watch_miss;	/* the watched span's share of misses, warm */
+	uint64_t map_mark_hits, map_mark_misses;	/* lookups at the last check */
+	uint64_t map_mark_ios;	/* the stream's I/Os then */
+	bool map_warm;		/* its last block of lookups missed no more */
 	bool oom;		/* an allocation failed inside a submit */
 	bool stuck;		/* the write path could not move */
 };
@@ -171,6 +181,22 @@ double latency_page_factor(const struct sim *s, uint64_t page_hash);
    t_fw its firmware part. */
 void wlat_add(const struct sim *s, struct wlat *wl, struct lat_hist *h, uint64_t n,
 	      double lat, double l_w0, double t_fw, double bs, double qd);
+
+/* map.c: the L2P map cache's costs (SIMULATOR.md §8) */
+int map_init(struct sim *s, struct sb_err *e);
+/* Look a map page up for a read or a write; true on a miss. */
+bool map_lookup(struct sim *s, uint64_t page, bool write);
+/* The map pages a write of [off, off + len) updates: write-back bytes owed. */
+double map_write(struct sim *s, uint64_t off, uint64_t len);
+/* Write-back bytes per host byte a random write stream owes once the cache
+   is warm for its span (uniform: a miss for every page not held). */
+double map_random_wb(const struct sim *s, const struct sim_stream *st);
+/* A random stream's span: watch the misses of its lookups ... */
+void map_watch(struct sim *s, const struct sim_stream *st);
+/* ... and whether, after `ios` I/Os, they miss more than a warm cache's. */
+bool map_cold(struct sim *s, uint64_t ios);
+/* After a bulk random stream of n I/Os: the cache as its last ones left it. */
+void map_after_random(struct sim *s, const struct sim_stream *st, double n, double write_share);
 
 /* timing.c */
 uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len);

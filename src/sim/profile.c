@@ -38,22 +38,23 @@ struct key_desc {
 	bool scales;		/* a capacity: shrinks with `scale` */
 	double dflt;		/* for NEED_NONE and unneeded keys */
 	const char *help;
+	const char *unset;	/* sim show's words for a key left unset */
 };
 
 #define D(k, lo, hi, need, sc, dflt, help) \
-	{ #k, K_DOUBLE, offsetof(struct sim_profile, k), lo, hi, need, sc, dflt, help }
+	{ #k, K_DOUBLE, offsetof(struct sim_profile, k), lo, hi, need, sc, dflt, help, NULL }
 #define I(k, lo, hi, need, dflt, help) \
-	{ #k, K_INT, offsetof(struct sim_profile, k), lo, hi, need, false, dflt, help }
+	{ #k, K_INT, offsetof(struct sim_profile, k), lo, hi, need, false, dflt, help, NULL }
 
 static const struct key_desc keys[] = {
-	{ "name", K_STR, offsetof(struct sim_profile, name), 0, 0, NEED_ALWAYS, false, 0, "profile name" },
-	{ "description", K_STR, offsetof(struct sim_profile, description), 0, 0, NEED_NONE, false, 0, "one line for people" },
+	{ "name", K_STR, offsetof(struct sim_profile, name), 0, 0, NEED_ALWAYS, false, 0, "profile name", NULL },
+	{ "description", K_STR, offsetof(struct sim_profile, description), 0, 0, NEED_NONE, false, 0, "one line for people", NULL },
 	D(user_gb, 0.001, 1e6, NEED_ALWAYS, true, 0, "user capacity U, GB"),
 	D(phys_gb, 0, 1e6, NEED_ALWAYS, true, 0, "physical space R for user data and dynamic SLC, GB (0 for in-place media)"),
 	I(bits_per_cell, 0, 4, NEED_ALWAYS, 0, "m: 3 TLC, 4 QLC, 0 in-place media"),
 	D(link_rd_gbs, 0.001, 1000, NEED_ALWAYS, false, 0, "read link, GB/s"),
 	D(link_wr_gbs, 0.001, 1000, NEED_ALWAYS, false, 0, "write link, GB/s"),
-	{ "link_shared", K_BOOL, offsetof(struct sim_profile, link_shared), 0, 1, NEED_NONE, false, 0, "half-duplex link (SATA): yes/no" },
+	{ "link_shared", K_BOOL, offsetof(struct sim_profile, link_shared), 0, 1, NEED_NONE, false, 0, "half-duplex link (SATA): yes/no", NULL },
 	I(qd_cap, 1, 65535, NEED_ALWAYS, 0, "deepest queue the interface accepts"),
 	D(t_fw_rd_us, 0, 1e5, NEED_ALWAYS, false, 0, "firmware time per read, us"),
 	D(t_fw_wr_us, 0, 1e5, NEED_ALWAYS, false, 0, "firmware time per write, us"),
@@ -76,7 +77,7 @@ static const struct key_desc keys[] = {
 	D(t_bers_us, 0, 1e6, NEED_NONE, false, 0, "block erase, us"),
 	D(tr_spread, 0, 0.9, NEED_NONE, false, 0, "page types (LSB/CSB/MSB, QLC's four) of native media read at tR x (1-s) .. tR x (1+s), evenly spaced, mean tR"),
 	D(t_fw_cv, 0, 2, NEED_NONE, false, 0, "controller and firmware service-time variation: coefficient of variation of a mean-1 lognormal factor on t_fw_rd_us and t_fw_wr_us"),
-	{ "route", K_ROUTE, offsetof(struct sim_profile, route), 0, 0, NEED_ALWAYS, false, 0, "write routing: direct, slc_then_direct, slc_only" },
+	{ "route", K_ROUTE, offsetof(struct sim_profile, route), 0, 0, NEED_ALWAYS, false, 0, "write routing: direct, slc_then_direct, slc_only", NULL },
 	D(slc_static_gb, 0, 1e6, NEED_SLC, true, 0, "static SLC pool, GB"),
 	D(slc_dyn_max_gb, 0, 1e6, NEED_SLC, true, 0, "largest dynamic SLC cache, GB"),
 	D(f_res_gb, 0, 1e6, NEED_SLC, true, 0, "free space the dynamic cache never takes, GB"),
@@ -86,7 +87,7 @@ static const struct key_desc keys[] = {
 	D(f_idle_gbs, 0, 1000, NEED_SLC, false, 0, "folding when idle, GB/s"),
 	D(f_fg_gb, 0, 1e6, NEED_NONE, true, 0, "free space that starts a foreground fold round, GB"),
 	D(kappa_fg, 0.01, 100, NEED_NONE, false, 1, "cost of a foreground fold byte relative to a host byte"),
-	{ "rounds", K_ROUNDS, offsetof(struct sim_profile, rounds), 0, 0, NEED_NONE, true, 0, "fold round profile: GB@GB/s, ..." },
+	{ "rounds", K_ROUNDS, offsetof(struct sim_profile, rounds), 0, 0, NEED_NONE, true, 0, "fold round profile: GB@GB/s, ...", NULL },
 	D(fold_rate_gbs, 0, 1000, NEED_SLC_ONLY, false, 0, "slc_only: folding once the cache has filled, GB/s"),
 	D(win_open_gb, 0, 1e6, NEED_SLC_ONLY, true, 0, "slc_only: SLC room that reopens the write window, GB"),
 	D(stall_rate_gbs, 0, 1000, NEED_NONE, false, 0, "slc_only: host rate while the window is shut, GB/s"),
@@ -98,6 +99,14 @@ static const struct key_desc keys[] = {
 	D(w_burst_gb, 0, 1e6, NEED_NONE, true, 0, "banked free space spent in one burst, GB"),
 	D(f_lo_gb, 0, 1e6, NEED_NONE, true, 0, "free space that starts foreground GC, GB (0: half of R-U)"),
 	D(g_idle_gbs, 0, 1000, NEED_NONE, false, 1, "idle GC reclaim, GB/s"),
+	{ "dram_mib", K_DOUBLE, offsetof(struct sim_profile, dram_mib), 0, 1e7, NEED_NONE, true, -1,
+	  "DRAM that holds the L2P map, MiB (0: DRAM-less); a map larger than it is cached",
+	  "the whole map is held, no map-cache misses" },
+	D(hmb_mib, 0, 1e6, NEED_NONE, true, 0, "DRAM-less drives (dram_mib 0): host memory buffer that caches the map, MiB"),
+	I(map_entry_bytes, 1, 16, NEED_NONE, 4, "bytes per L2P map entry"),
+	D(iu_kib, 0.5, 1024, NEED_NONE, false, 4, "indirection unit: LBA bytes one map entry maps, KiB"),
+	D(map_page_kib, 0.5, 1024, NEED_NONE, false, 4, "map page: what a map-cache miss reads and a dirtied page writes back, KiB"),
+	D(tr_map_us, 0, 1e5, NEED_NONE, false, 0, "reading a map page from NAND, us (0: tr_slc_us, or tr_nat_us without it)"),
 	D(sigma_seq, 0, 1, NEED_NONE, false, 0, "rate jitter (relative sd) outside GC"),
 	D(sigma_gc, 0, 1, NEED_NONE, false, 0, "rate jitter (relative sd) under GC"),
 	D(tau_s, 0.001, 1e4, NEED_NONE, false, 0.45, "jitter correlation time, s"),
@@ -434,6 +443,9 @@ static int check_space(const struct sim_profile *p, const struct check_ctx *c)
 static int check_profile(const struct sim_profile *p, const struct check_ctx *c)
 {
 	double U = p->user_gb, R = p->phys_gb, m = p->bits_per_cell;
+	if (p->hmb_mib > 0 && p->dram_mib != 0)
+		return key_err(c, "hmb_mib", "a host memory buffer caches the map of a DRAM-less drive; with DRAM (dram_mib %s) the map lives there: set dram_mib = 0 or drop hmb_mib",
+			       p->dram_mib < 0 ? "not set" : "> 0");
 	if (p->wbuf_release_kib > p->wbuf_mib * 1024)
 		return key_err(c, "wbuf_release_kib", "%g KiB is more than the whole write buffer (wbuf_mib %g)",
 			       p->wbuf_release_kib, p->wbuf_mib);
@@ -514,8 +526,9 @@ void profile_scale(struct sim_profile *p, double scale)
 	for (size_t i = 0; i < NKEYS; i++) {
 		if (!keys[i].scales)
 			continue;
-		if (keys[i].type == K_DOUBLE)
-			*(double *)((char *)p + keys[i].off) *= scale;
+		double *v = (double *)((char *)p + keys[i].off);
+		if (keys[i].type == K_DOUBLE && *v > 0)	/* < 0: not set */
+			*v *= scale;
 	}
 	for (int i = 0; i < p->nrounds; i++)
 		p->rounds[i].fold_gb *= scale;
@@ -581,7 +594,8 @@ void profile_write_ini(const struct sim_profile *p, char *buf, unsigned len)
 			if (dflt && *(const double *)field == k->dflt && k->dflt < k->lo) {
 				/* Never set, and 0 is no valid value: a key of
 				   another route or of GC. */
-				OUT("# %-14s = (not set: %s)\n", k->key, need_text(k->need));
+				OUT("# %-14s = (not set: %s)\n", k->key,
+				    k->unset ? k->unset : need_text(k->need));
 				continue;
 			}
 			OUT("%-16s = %.6g", k->key, *(const double *)field);

@@ -4,7 +4,7 @@
  * that only group keys for the reader).  Units are the ones of SIMULATOR.md
  * §10 and appear in the key names: GB = 10^9 bytes, GB/s, µs, ms, s.
  *
- * Five built-ins are compiled in as INI text (profile_builtin.c), so a
+ * The built-ins are compiled in as INI text (profile_builtin.c), so a
  * built-in and a user's file go through the same parser and checks.
  */
 #ifndef SSDBENCH_SIM_PROFILE_H
@@ -78,6 +78,15 @@ struct sim_profile {
 	/* garbage collection */
 	double rho_eff;		/* fitted over-provisioning; 0 = no GC (WA 1) */
 	double p_gc_gbs, kappa_gc, beta, w_burst_gb, f_lo_gb, g_idle_gbs;
+
+	/* the L2P map and its cache (SIMULATOR.md §8) */
+	double dram_mib;	/* DRAM holding the map; < 0: not given, the
+				   whole map is held (no misses) */
+	double hmb_mib;		/* DRAM-less: host memory buffer for the map */
+	int map_entry_bytes;	/* bytes per map entry */
+	double iu_kib;		/* indirection unit: LBA bytes per entry */
+	double map_page_kib;	/* what a miss loads and a write-back writes */
+	double tr_map_us;	/* reading a map page; 0: tr_slc_us, or tR */
 
 	/* variability and stalls */
 	double sigma_seq, sigma_gc, tau_s;

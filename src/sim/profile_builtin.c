@@ -4,7 +4,15 @@
  * parameters of SIMULATOR.md §10; comments give the figure each one is
  * there to reproduce.  f_lo_gb and g_idle_gbs are not in the calibration
  * table: they are chosen inside the spare space and only set where in the
- * free-space band GC lives.
+ * free-space band GC lives.  Their DRAM holds the whole L2P map (1:1000),
+ * so they have no map-cache misses.
+ *
+ * Two more drives show the map cache (SIMULATOR.md §8): a DRAM-less one
+ * with a host memory buffer and one whose DRAM is below 1:1000.  No review
+ * in the sources measured them end to end: each number says where it
+ * comes from (datasheet, review, or "assumed" for a plausible value no
+ * source gives), and their acceptance cells check what their parameters
+ * imply, by hand.
  */
 #include "sim/profile.h"
 
@@ -72,6 +80,8 @@ static const struct builtin builtins[] = {
 "sigma_seq = 0.04\n"
 "sigma_gc = 0.15\n"
 "tau_s = 0.45\n"
+"[map]\n"
+"dram_mib = 2048         # DDR4 2GB (review); the 1863 MiB map fits: no misses\n"
 },
 { "micron1300-1tb",
 "name = micron1300-1tb\n"
@@ -119,6 +129,7 @@ static const struct builtin builtins[] = {
 "journal_stall_ms = 26    # a dip in each fill interval with a flush; QD1 write p99.9999 = 2 x p99.999 (review)\n"
 "sigma_seq = 0.01\n"
 "sigma_gc = 0.015         # smooth GC: the QD1 write waits stay near 12 ms\n"
+"dram_mib = 1024         # LPDDR3 1GB (review); the 954 MiB map fits\n"
 },
 { "p4800x-375gb",
 "name = p4800x-375gb\n"
@@ -181,6 +192,7 @@ static const struct builtin builtins[] = {
 "sigma_seq = 0.20        # large variance\n"
 "sigma_gc = 0.20\n"
 "tau_s = 0.45\n"
+"dram_mib = 4096         # 5 x 1GB DDR3, ~4GB without ECC (review); the 2980 MiB map fits\n"
 },
 { "p1-1tb",
 "name = p1-1tb\n"
@@ -226,6 +238,125 @@ static const struct builtin builtins[] = {
 "g_idle_gbs = 0.1\n"
 "sigma_seq = 0.04\n"
 "sigma_gc = 0.04\n"
+},
+{ "rc100-480gb",
+"name = rc100-480gb\n"
+"description = Toshiba RC100 480GB: PCIe 3.0 x2, BiCS3 TLC, DRAM-less with a host memory buffer\n"
+"# Sources: Toshiba's datasheet figures as published at launch (geektopia.es,\n"
+"# 2018-06-12: 1600/1100 MB/s, 150k/110k IOPS for 480 GB); Toshiba on its\n"
+"# HMB (pconline.com.cn, 2018-08-22: at most 38 MB of host memory; the\n"
+"# controller's SRAM maps ~1 GB, with the HMB ~24 GB); AnandTech's review\n"
+"# (2018-06-14: random reads over 64 GB are beyond what HMB can help with).\n"
+"[capacity]\n"
+"user_gb = 480\n"
+"phys_gb = 520           # assumed: 512 GiB raw less parity and metadata\n"
+"bits_per_cell = 3\n"
+"[interface]\n"
+"link_rd_gbs = 1.6       # datasheet sequential read 1600 MB/s\n"
+"link_wr_gbs = 1.1       # datasheet sequential write 1100 MB/s\n"
+"qd_cap = 65535\n"
+"t_fw_rd_us = 6          # assumed\n"
+"t_fw_wr_us = 8          # assumed\n"
+"cores = 1\n"
+"t_ctrl_us = 5           # assumed: 200k, above the NAND's random-read rate\n"
+"wr_cap_kiops = 110      # datasheet random write 110k IOPS\n"
+"[nand]\n"
+"units = 16              # assumed: 8 dies x 2 planes in one package\n"
+"channels = 4            # assumed\n"
+"ch_gbs = 0.4            # assumed\n"
+"tr_slc_us = 40          # assumed\n"
+"tr_nat_us = 100         # assumed: 16 units / 100 us = 160k, the datasheet's 150k IOPS\n"
+"p_rr = 5e-4             # assumed\n"
+"n_rr = 2\n"
+"t_prog_us = 2000        # assumed\n"
+"t_bers_us = 6000        # assumed\n"
+"tr_spread = 0.3\n"
+"t_fw_cv = 0.3\n"
+"[slc]\n"
+"route = slc_then_direct\n"
+"slc_static_gb = 6       # assumed\n"
+"slc_dyn_max_gb = 0\n"
+"f_res_gb = 0\n"
+"w_slc_gbs = 1.1\n"
+"w_dir_gbs = 0.5         # assumed: TLC write speed past the cache\n"
+"f_bg_gbs = 0.2          # assumed\n"
+"f_idle_gbs = 0.3        # assumed\n"
+"[gc]\n"
+"rho_eff = 0.07          # assumed: (520 - 480) / 480 less the static pool\n"
+"p_gc_gbs = 0.5\n"
+"kappa_gc = 1.2\n"
+"beta = 0\n"
+"f_lo_gb = 10\n"
+"g_idle_gbs = 0.2\n"
+"sigma_seq = 0.04\n"
+"sigma_gc = 0.04\n"
+"[map]\n"
+"dram_mib = 0            # DRAM-less\n"
+"hmb_mib = 24            # Toshiba: SRAM + the 38 MB HMB map ~24 GB of LBA space: 24 MiB of map pages\n"
+"map_entry_bytes = 4     # 4 bytes per 4 KiB: the 1:1000 rule's map\n"
+"iu_kib = 4\n"
+"map_page_kib = 4        # assumed\n"
+"tr_map_us = 40          # map pages read from SLC blocks (tr_slc_us)\n"
+},
+{ "sn850x-4tb",
+"name = sn850x-4tb\n"
+"description = WD_BLACK SN850X 4TB: PCIe 4.0 x4, BiCS5 TLC, 2 GB DRAM for 4 TB (below 1:1000)\n"
+"# Sources: WD's datasheet (7300/6600 MB/s, 1200k/1100k IOPS for 4 TB, 8\n"
+"# channels: gamingpcbuilder.com's SN850X 4TB review); pcspecchart.com's\n"
+"# SN850X 4TB entry (2048 MB DDR4 DRAM; 1152 GB dynamic + 48 GB static SLC);\n"
+"# the SN8100 review (its predecessor SN850X did not keep 1:1000 on 4 TB, and\n"
+"# I/O stalled in its random preconditioning, 'perhaps the DRAM ratio').\n"
+"[capacity]\n"
+"user_gb = 4000\n"
+"phys_gb = 4230          # assumed: the SN8100's share of its raw NAND\n"
+"bits_per_cell = 3\n"
+"[interface]\n"
+"link_rd_gbs = 7.3       # datasheet sequential read\n"
+"link_wr_gbs = 6.6       # datasheet sequential write\n"
+"qd_cap = 65535\n"
+"t_fw_rd_us = 4          # assumed, as the SN8100\n"
+"t_fw_wr_us = 6          # assumed, as the SN8100\n"
+"cores = 4\n"
+"t_ctrl_us = 2.5         # assumed: 1.6M, above the NAND's random-read rate\n"
+"wr_cap_kiops = 1100     # datasheet random write\n"
+"wbuf_release_kib = 4096 # assumed, as the SN8100\n"
+"[nand]\n"
+"units = 64              # assumed: 32 dies x 2 planes\n"
+"channels = 8            # 8-channel controller (review)\n"
+"ch_gbs = 1.6            # assumed: Toggle 1600 MT/s\n"
+"tr_slc_us = 20          # assumed\n"
+"tr_nat_us = 50          # assumed: 64 units / 50 us = 1.28M, the datasheet's 1.2M IOPS\n"
+"p_rr = 2e-4             # assumed, as the SN8100\n"
+"n_rr = 2\n"
+"t_susp_us = 20\n"
+"t_prog_us = 1200        # assumed\n"
+"t_bers_us = 5000\n"
+"tr_spread = 0.3\n"
+"t_fw_cv = 0.3\n"
+"[slc]\n"
+"route = slc_then_direct\n"
+"slc_static_gb = 48      # pcspecchart: 48 GB static\n"
+"slc_dyn_max_gb = 1152   # pcspecchart: 1152 GB dynamic\n"
+"f_res_gb = 236          # assumed\n"
+"w_slc_gbs = 6.6\n"
+"w_dir_gbs = 1.6         # assumed: TLC write speed past the cache\n"
+"f_bg_gbs = 0.9          # assumed: enough to keep up with direct writes\n"
+"f_idle_gbs = 1.5        # assumed\n"
+"[gc]\n"
+"rho_eff = 0.04          # assumed\n"
+"p_gc_gbs = 1.6\n"
+"kappa_gc = 1.2\n"
+"beta = 0\n"
+"f_lo_gb = 40\n"
+"g_idle_gbs = 1.0\n"
+"sigma_seq = 0.04\n"
+"sigma_gc = 0.1\n"
+"[map]\n"
+"dram_mib = 2048         # 2048 MB DRAM (pcspecchart): caches 2 TiB of the 3725 MiB map's 4 TB\n"
+"map_entry_bytes = 4\n"
+"iu_kib = 4\n"
+"map_page_kib = 4        # assumed\n"
+"tr_map_us = 20          # map pages read from SLC blocks (tr_slc_us)\n"
 },
 };
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/mapcache.h"
 #include "sim/model.h"
 
 int sim_open(const struct sim_profile *p, uint64_t seed, struct sim **out,
@@ -68,6 +69,10 @@ int sim_open(const struct sim_profile *p, uint64_t seed, struct sim **out,
 		sim_close(s);
 		return sb_errf(e, "sim %s: out of memory", p->name);
 	}
+	if (map_init(s, e)) {
+		sim_close(s);
+		return -1;
+	}
 	if (p->rho_eff > 0 && s->m > 0 &&
 	    sampler_new(p->rho_eff, s->capacity, s->slc_st_cap + s->slc_dyn_max, seed,
 			&s->samp, e)) {
@@ -83,6 +88,7 @@ void sim_close(struct sim *s)
 	if (!s)
 		return;
 	sampler_free(s->samp);
+	mapcache_free(s->map);
 	free(s->tag);
 	free(s->core_free);
 	free(s->unit_free);
@@ -290,6 +296,13 @@ void sim_state(const struct sim *s, struct sim_state *st)
 	st->gc_copy_bytes = w->gc_copy_bytes;
 	st->wa_inst = waf_inst(s);
 	st->regime = regime_name(w->last);
+	struct mapcache_stats ms = { 0 };
+	if (s->map)
+		mapcache_stats(s->map, &ms);
+	st->map_hits = (double)ms.hits;
+	st->map_misses = (double)ms.misses;
+	st->map_wb_bytes = w->map_wb_bytes;
+	st->map_cached_span = s->map ? (double)s->map_slots * (double)s->map_lba : s->U;
 }
 
 int sim_check_invariants(const struct sim *s, struct sb_err *e)

@@ -116,6 +116,10 @@ struct sim_state {
 	double fold_bytes, gc_copy_bytes;
 	double wa_inst;			/* write amplification GC would see now */
 	const char *regime;		/* what the write path does now */
+	double map_hits, map_misses;	/* map-cache lookups (0: whole map held) */
+	double map_wb_bytes;		/* map pages written back */
+	double map_cached_span;		/* LBA bytes the cached map pages cover
+					   (the capacity when the map is held whole) */
 };
 void sim_state(const struct sim *s, struct sim_state *st);
 

@@ -90,11 +90,32 @@ static uint64_t interference_ns(struct sim *s, uint64_t at)
 	return us(wait);
 }
 
+/*
+ * A read whose map page the cache does not hold loads it first (map.c):
+ * the map-page reads it misses, in ns.  They go to the unit of the read's
+ * first data page, just before it, with their transfer on its channel:
+ * the same unit and channel time as a map page elsewhere, in one
+ * reservation, since a unit reserved ahead for a data read that must wait
+ * for its map page would stay shut to every earlier read meanwhile.
+ * Unmapped data needs no lookup: nothing is stored there.
+ */
+static uint64_t map_misses(struct sim *s, uint64_t off, uint64_t len)
+{
+	uint64_t n = 0;
+	for (uint64_t pg = off / s->map_lba; pg <= (off + len - 1) / s->map_lba; pg++) {
+		uint64_t o = max_u64(off, pg * s->map_lba);
+		if (s->tag[o / s->chunk] != CH_UNMAPPED && map_lookup(s, pg, false))
+			n++;
+	}
+	return n;
+}
+
 uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 {
 	const struct sim_profile *p = &s->p;
 	uint64_t start = reserve(pick_core(s), t, us(p->t_ctrl_us)) +
 			 us(p->t_fw_rd_us * latency_fw_factor(s));
+	uint64_t maps = s->map ? map_misses(s, off, len) : 0;
 	uint64_t page = (uint64_t)(p->page_kib * 1024.0);
 	uint64_t end = start;
 	for (uint64_t o = 0; o < len; ) {
@@ -115,9 +136,15 @@ uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 			svc += us(p->n_rr * tr);
 		uint32_t unit = (uint32_t)(ph % (uint64_t)p->units);
 		uint64_t wait = interference_ns(s, start);
+		double xfer = (double)n;
+		if (maps) {	/* the map pages first (map_misses) */
+			svc += maps * s->tr_map_ns;
+			xfer += (double)(maps * s->map_page_bytes);
+			maps = 0;
+		}
 		uint64_t a = reserve(&s->unit_free[unit], start + wait, svc);
 		uint64_t b = reserve(&s->ch_free[unit % (uint32_t)p->channels], a,
-				     xfer_ns((double)n, p->ch_gbs));
+				     xfer_ns(xfer, p->ch_gbs));
 		end = max_u64(end, b);
 	}
 	return reserve(&s->link_free[0], end, xfer_ns((double)len, p->link_rd_gbs));
@@ -197,6 +224,7 @@ uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 		struct overwrite ow;
 		chunks_overwrite(s, off + o, &ow);
 		ow.lba = (double)(off + o);
+		ow.map_wb = map_write(s, off + o, n) / (double)n;
 		double share = 0, want = (double)n;
 		double got = wp_write(s, want, INFINITY, INFINITY, &ow, &share);
 		if (got < want - 1e-6)

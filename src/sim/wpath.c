@@ -262,6 +262,7 @@ static void regime_rates(struct sim *s, enum regime rg, double host_cap,
 	double j = 1.0 + sigma * jitter_at(&s->jit, w->t);
 	if (j < 0.05)
 		j = 0.05;
+	j /= 1.0 + ow->map_wb;	/* map write-backs share the host's path */
 	double cfo = 1.0 + ow->folded * (p->c_fo - 1.0);
 	double wa;
 
@@ -404,7 +405,8 @@ static double step_apply(struct sim *s, const struct rates *r, double dt,
 	}
 	double nat = b - slc;
 	w->T_v += nat;
-	w->nand_bytes += nat;
+	w->nand_bytes += nat + b * ow->map_wb;
+	w->map_wb_bytes += b * ow->map_wb;
 	w->inv_bytes += inv_s + inv_n;
 	/* The chunk map estimates what an overwrite hits from class
 	   averages; the LBA space bounds the truth: no more valid data than

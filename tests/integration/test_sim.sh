@@ -6,7 +6,7 @@
 source "$(dirname "$0")/lib.sh"
 S=$SSDBENCH
 
-echo "== sim list names the five drives of the reviews"
+echo "== sim list names the drives of the reviews"
 $S sim list >"$TEST_TMP/list"
 for p in sn8100-2tb micron1300-1tb p4800x-375gb pm1725-3.2tb p1-1tb; do
 	grep -q "^$p " "$TEST_TMP/list" || fail "sim list lacks $p"
@@ -18,6 +18,11 @@ grep -q '^user_gb *= 2000' "$TEST_TMP/sn.ini" || fail "show: user_gb"
 grep -q 'SLC cache: 677 GB on an empty drive, 11 GB on a full one' "$TEST_TMP/sn.ini" || fail "show: cache"
 grep -q 'bursts: 1.50 GB' "$TEST_TMP/sn.ini" || fail "show: bursts"
 $S sim show sn8100-2tb,scale=0.01 | grep -q '^user_gb *= 20$' || fail "show: scale"
+grep -q '^dram_mib *= 2048' "$TEST_TMP/sn.ini" || fail "show: dram_mib"
+grep -q 'L2P map: 1863 MiB, held whole in 2048 MiB of DRAM' "$TEST_TMP/sn.ini" || fail "show: the map is held whole"
+$S sim show rc100-480gb >"$TEST_TMP/rc.ini"
+grep -q '^hmb_mib *= 24' "$TEST_TMP/rc.ini" || fail "show: hmb_mib"
+grep -q 'caches 25.8 GB of the 480 GB' "$TEST_TMP/rc.ini" || fail "show: the cached span (24 GiB by hand)"
 expect_fail "unknown profile" $S sim show nosuchdrive
 grep -q "p1-1tb" <<<"$LAST_ERR" || fail "unknown profile: the message lists the built-ins: $LAST_ERR"
 expect_fail "no subcommand" $S sim

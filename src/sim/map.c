@@ -1,0 +1,144 @@
+/*
+ * The L2P map cache's part in the model (SIMULATOR.md §8).  A drive whose
+ * DRAM (or, DRAM-less, host memory buffer) holds less than the whole map
+ * caches map pages (mapcache.c):
+ *   - a read whose map page is not held first reads the page from NAND
+ *     (tr_map_us and its transfer before the data: timing.c), so random reads
+ *     over a span wider than the cached share slow down;
+ *   - a write updates its page's entry: a page it makes dirty owes one
+ *     write-back of map_page_kib, which takes write-path bandwidth like
+ *     host data (wpath.c) and counts as NAND bytes.  Flushes commit the
+ *     journal (t_commit_us) and leave dirty pages cached.
+ * Bulk streams: a random write stream pays the expected write-backs for
+ * its span (a miss per page not held), then leaves the cache as its last
+ * I/Os would; bulk random reads calibrate on real I/Os once the cache is
+ * warm for their span (fluid.c).  A drive whose memory holds the whole map
+ * (every built-in with DRAM at 1:1000) has no cache here: no misses.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "sim/mapcache.h"
+#include "sim/model.h"
+
+int map_init(struct sim *s, struct sb_err *e)
+{
+	const struct sim_profile *p = &s->p;
+	s->map = NULL;
+	if (p->dram_mib < 0)
+		return 0;	/* not given: the whole map is held */
+	double entries = floor(p->map_page_kib * 1024.0 / p->map_entry_bytes);
+	s->map_page_bytes = (uint64_t)(p->map_page_kib * 1024.0);
+	s->map_lba = (uint64_t)(entries * p->iu_kib * 1024.0);
+	uint64_t npages = (s->capacity + s->map_lba - 1) / s->map_lba;
+	double mem = (p->dram_mib > 0 ? p->dram_mib : p->hmb_mib) * 1048576.0;
+	uint64_t slots = (uint64_t)(mem / (double)s->map_page_bytes);
+	if (slots >= npages)
+		return 0;	/* it all fits */
+	double tr = p->tr_map_us > 0 ? p->tr_map_us :
+		    p->tr_slc_us > 0 ? p->tr_slc_us : p->tr_nat_us;
+	s->tr_map_ns = (uint64_t)(tr * 1000.0 + 0.5);
+	if (mapcache_new(slots, npages, &s->map, e))
+		return -1;
+	s->map_slots = mapcache_slots(s->map);
+	return 0;
+}
+
+bool map_lookup(struct sim *s, uint64_t page, bool write)
+{
+	bool dirtied;
+	bool miss = mapcache_access(s->map, page, write, &dirtied);
+	if (dirtied)
+		s->wp.map_wb_bytes += (double)s->map_page_bytes;
+	return miss;
+}
+
+double map_write(struct sim *s, uint64_t off, uint64_t len)
+{
+	if (!s->map || !len)
+		return 0;
+	double before = s->wp.map_wb_bytes;
+	for (uint64_t pg = off / s->map_lba; pg <= (off + len - 1) / s->map_lba; pg++)
+		map_lookup(s, pg, true);
+	/* wpath.c counts the bytes as it writes them; give them back here. */
+	double owed = s->wp.map_wb_bytes - before;
+	s->wp.map_wb_bytes = before;
+	return owed;
+}
+
+/* Pages of a span, and the share of random lookups over it that miss. */
+static uint64_t span_pages(const struct sim *s, const struct sim_stream *st)
+{
+	return (st->span_off + st->span_len - 1) / s->map_lba - st->span_off / s->map_lba + 1;
+}
+
+/* Share of uniform random lookups over n pages that miss, once warm. */
+static double warm_miss(const struct sim *s, double n)
+{
+	double c = (double)s->map_slots;
+	return n > c ? 1.0 - c / n : 0.0;
+}
+
+double map_random_wb(const struct sim *s, const struct sim_stream *st)
+{
+	if (!s->map)
+		return 0;
+	return warm_miss(s, (double)span_pages(s, st)) * (double)s->map_page_bytes /
+	       (double)st->bs;
+}
+
+void map_watch(struct sim *s, const struct sim_stream *st)
+{
+	if (!s->map)
+		return;
+	struct mapcache_stats ms;
+	mapcache_stats(s->map, &ms);
+	s->map_watch_miss = warm_miss(s, (double)span_pages(s, st));
+	s->map_mark_hits = ms.hits;
+	s->map_mark_misses = ms.misses;
+	s->map_mark_ios = 0;
+	s->map_warm = false;
+}
+
+/*
+ * Judged over blocks of I/Os: warm once a block's lookups miss no more
+ * than a warm cache's would, plus 1 %.  A span that fits leaves coupon collecting
+ * for its last pages, so that is the miss share the rest still pays; a
+ * span with unmapped data needs no lookups there and is warm as soon as
+ * what is mapped is held.
+ */
+#define WARM_BLOCK 4096
+
+bool map_cold(struct sim *s, uint64_t ios)
+{
+	if (!s->map || s->map_warm)
+		return false;
+	if (ios < s->map_mark_ios + WARM_BLOCK)
+		return true;
+	s->map_mark_ios = ios;
+	struct mapcache_stats ms;
+	mapcache_stats(s->map, &ms);
+	uint64_t h = ms.hits - s->map_mark_hits, m = ms.misses - s->map_mark_misses;
+	s->map_warm = (double)m <= (s->map_watch_miss + 0.01) * (double)(h + m);
+	s->map_mark_hits = ms.hits;
+	s->map_mark_misses = ms.misses;
+	return !s->map_warm;
+}
+
+void map_after_random(struct sim *s, const struct sim_stream *st, double n, double write_share)
+{
+	if (!s->map || n < 1)
+		return;
+	/* An LRU cache is what its most recent distinct pages made it: four
+	   cache-fulls of the stream's last I/Os set it as the whole would. */
+	double k = fmin(n, 4.0 * (double)s->map_slots + 64.0);
+	uint64_t p0 = st->span_off / s->map_lba, np = span_pages(s, st);
+	struct rng r;
+	rng_seed(&r, st->seed ^ 0x6d6170ull);
+	double before = s->wp.map_wb_bytes;
+	for (uint64_t i = 0; i < (uint64_t)k; i++) {
+		bool wr = write_share >= 1.0 || rng_unit(&r) < write_share;
+		map_lookup(s, p0 + rng_below(&r, np), wr);
+	}
+	s->wp.map_wb_bytes = before;	/* the stream paid them at its rate */
+}

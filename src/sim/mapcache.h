@@ -1,0 +1,48 @@
+/*
+ * The mapping cache (SIMULATOR.md §8): which pages of the L2P map a drive
+ * holds in DRAM (or, DRAM-less, in the host memory buffer).  A map page
+ * maps a contiguous stretch of LBA space; a lookup of a page that is not
+ * held is a miss, which loads it (a NAND read, charged by the caller) and
+ * evicts the least recently used page of its set.  A write makes its page
+ * dirty; a clean page becoming dirty owes one write-back of the page,
+ * whenever it is later written (the caller charges it then, so a long
+ * stream pays once per dirtied page, as it would at eviction).
+ *
+ * Structure: `slots` pages in sets of up to 8 ways, set = page mod sets,
+ * LRU inside a set.  With the set index taken from the page number (not a
+ * hash), a contiguous span of pages spreads over the sets within one
+ * page, so a span no larger than the cache fits whole and uniform access
+ * over a larger span of N pages hits with probability slots / N, as a
+ * fully associative LRU would.  Deterministic; 4 bytes per slot.
+ */
+#ifndef SSDBENCH_SIM_MAPCACHE_H
+#define SSDBENCH_SIM_MAPCACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/error.h"
+
+struct mapcache;
+
+struct mapcache_stats {
+	uint64_t hits, misses;
+	uint64_t dirtied;	/* clean pages made dirty: write-backs owed */
+};
+
+/* A cache of `slots` map pages (0: nothing is held, every lookup misses)
+   over a map of `npages` pages.  Fewer than 2^31 pages. */
+int mapcache_new(uint64_t slots, uint64_t npages, struct mapcache **out,
+		 struct sb_err *e);
+void mapcache_free(struct mapcache *m);
+
+/* Slots actually used: `slots` rounded down to whole sets. */
+uint64_t mapcache_slots(const struct mapcache *m);
+
+/* Look page up (loading it on a miss); a write dirties it.  Returns true
+   on a miss; *dirtied (may be NULL) says whether a write-back is owed. */
+bool mapcache_access(struct mapcache *m, uint64_t page, bool write, bool *dirtied);
+
+void mapcache_stats(const struct mapcache *m, struct mapcache_stats *st);
+
+#endif

@@ -1,0 +1,363 @@
+/*
+ * The L2P map cache (SIMULATOR.md §8): the cache structure against traces
+ * worked out by hand; through the model, the share of random lookups that
+ * miss beyond the cached span (slots / pages, the expected value for
+ * uniform access), what a miss costs a read (a map-page read and its
+ * transfer) and a write (a write-back per page it dirties), a drive whose
+ * memory holds the whole map (no misses), and the bulk path against the
+ * I/O-by-I/O one with misses.  The cached spans are worked out by hand
+ * from the profiles' numbers in the comments, never by the model's code.
+ */
+#include "check.h"
+#include "sim_fixture.h"
+
+#include <math.h>
+#include <stdint.h>
+
+#include "common/rng.h"
+#include "sim/headline.h"
+#include "sim/mapcache.h"
+#include "sim/sim.h"
+
+#define MIB 1048576.0
+#define MAP_PAGE_LBA (4.0 * MIB)	/* 4 KiB map page / 4 B entries x 4 KiB */
+
+/* ---- the cache structure ---- */
+
+TEST(mapcache_lru_against_a_hand_trace)
+{
+	struct mapcache *m;
+	struct sb_err e;
+	CHECK(mapcache_new(4, 100, &m, &e) == 0);	/* one set of 4 ways */
+	CHECK_EQ_U64(mapcache_slots(m), 4);
+	/* page, write, miss expected, dirtied expected; the set after it,
+	   most recent first (* dirty) */
+	struct { uint64_t page; bool write, miss, dirtied; } t[] = {
+		{ 1, false, true, false },	/* [1] */
+		{ 2, false, true, false },	/* [2 1] */
+		{ 3, true, true, true },	/* [3* 2 1] */
+		{ 1, false, false, false },	/* [1 3* 2] */
+		{ 4, false, true, false },	/* [4 1 3* 2] */
+		{ 5, false, true, false },	/* [5 4 1 3*]: 2 evicted */
+		{ 2, false, true, false },	/* [2 5 4 1]: 3* evicted */
+		{ 1, true, false, true },	/* [1* 2 5 4] */
+		{ 1, true, false, false },	/* already dirty */
+		{ 3, false, true, false },	/* [3 1* 2 5]: 4 evicted */
+		{ 5, true, false, true },	/* [5* 3 1* 2] */
+		{ 4, false, true, false },	/* [4 5* 3 1*]: 2 evicted */
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		bool d;
+		bool miss = mapcache_access(m, t[i].page, t[i].write, &d);
+		if (miss != t[i].miss || d != t[i].dirtied)
+			CHECK_FAIL("step %zu (page %llu): miss %d dirtied %d, by hand %d %d", i,
+				   (unsigned long long)t[i].page, miss, d, t[i].miss, t[i].dirtied);
+	}
+	struct mapcache_stats st;
+	mapcache_stats(m, &st);
+	CHECK_EQ_U64(st.hits, 4);
+	CHECK_EQ_U64(st.misses, 8);
+	CHECK_EQ_U64(st.dirtied, 3);
+	mapcache_free(m);
+}
+
+TEST(mapcache_sets_hold_a_span_that_fits_and_cycle_beyond)
+{
+	struct mapcache *m;
+	struct sb_err e;
+	/* 16 slots: 2 sets of 8, set = page mod 2 */
+	CHECK(mapcache_new(16, 1000, &m, &e) == 0);
+	struct mapcache_stats st;
+	/* 16 contiguous pages fit: 16 misses, then 16 hits */
+	for (int pass = 0; pass < 2; pass++)
+		for (uint64_t p = 100; p < 116; p++)
+			mapcache_access(m, p, false, NULL);
+	mapcache_stats(m, &st);
+	CHECK_EQ_U64(st.misses, 16);
+	CHECK_EQ_U64(st.hits, 16);
+	/* 18 pages in a cycle: 9 per set of 8 ways, so LRU evicts each page
+	   just before it comes back: every lookup of the second and third
+	   pass misses */
+	for (int pass = 0; pass < 3; pass++)
+		for (uint64_t p = 200; p < 218; p++)
+			mapcache_access(m, p, false, NULL);
+	mapcache_stats(m, &st);
+	CHECK_EQ_U64(st.misses, 16 + 3 * 18);
+	CHECK_EQ_U64(st.hits, 16);
+	mapcache_free(m);
+	/* 10 slots are one set of 8: whole sets only */
+	CHECK(mapcache_new(10, 1000, &m, &e) == 0);
+	CHECK_EQ_U64(mapcache_slots(m), 8);
+	mapcache_free(m);
+}
+
+TEST(mapcache_with_no_room_misses_and_writes_back_everything)
+{
+	struct mapcache *m;
+	struct sb_err e;
+	CHECK(mapcache_new(0, 10, &m, &e) == 0);
+	bool d;
+	CHECK(mapcache_access(m, 3, false, &d) && !d);
+	CHECK(mapcache_access(m, 3, true, &d) && d);
+	CHECK(mapcache_access(m, 3, true, &d) && d);
+	mapcache_free(m);
+}
+
+/* ---- through the model ---- */
+
+static int ignore_slice(void *ctx, const struct sim_slice *sl, struct sb_err *e)
+{
+	(void)ctx;
+	(void)sl;
+	(void)e;
+	return 0;
+}
+
+/* Fill sequentially, then idle until SLC is folded: reads see native data. */
+static void fill_and_rest(struct sim *s)
+{
+	struct sim_stream st = { .write = true, .bs = 131072, .qd = 64,
+				 .span_len = sim_capacity(s) / 131072 * 131072 };
+	struct sb_err e;
+	if (sim_run_fluid(s, &st, st.span_len, 0, 100000000ull, ignore_slice, NULL, &e))
+		CHECK_FAIL("fill: %s", e.msg);
+	sim_idle(s, 3600ull * 1000000000ull);
+}
+
+/* A closed loop of n random 4 KiB I/Os over [0, span) at depth qd. */
+struct window {
+	double iops, lat_us;		/* mean latency */
+	double hits, misses, wb, host;	/* map lookups, write-backs, host bytes */
+};
+
+static struct window discrete(struct sim *s, bool write, uint64_t span, uint32_t qd,
+			      uint64_t n, uint64_t seed)
+{
+	struct rng r;
+	rng_seed(&r, seed);
+	struct sim_state a, b;
+	sim_state(s, &a);
+	struct sb_err e;
+	uint64_t t0 = sim_now(s), done = 0, issued = 0;
+	double lat = 0;
+	while (done < n) {
+		while (issued < n && issued - done < qd) {
+			struct sim_io io = { write ? SIM_WRITE : SIM_READ,
+					     rng_below(&r, span / 4096) * 4096, 4096, 0, false };
+			if (sim_submit(s, &io, &e)) {
+				CHECK_FAIL("submit: %s", e.msg);
+				return (struct window){ 0 };
+			}
+			issued++;
+		}
+		struct sim_cpl c;
+		if (sim_reap(s, &c, 1, 1, UINT64_MAX) != 1)
+			break;
+		lat += (double)(c.t_done_ns - c.t_submit_ns);
+		done++;
+	}
+	sim_state(s, &b);
+	return (struct window){
+		(double)done / ((double)(sim_now(s) - t0) * 1e-9), lat / (double)done * 1e-3,
+		b.map_hits - a.map_hits, b.map_misses - a.map_misses,
+		b.map_wb_bytes - a.map_wb_bytes, b.host_bytes - a.host_bytes,
+	};
+}
+
+/*
+ * rc100-480gb at scale 0.1: hmb_mib 24 x 0.1 = 2.4 MiB of 4 KiB map pages
+ * = 614 slots, in sets of 8: 76 sets, 608 pages of 4 MiB = 2432 MiB held.
+ */
+#define RC100_SCALE 0.1
+#define RC100_HELD_PAGES 608.0
+
+TEST(random_reads_beyond_the_cached_span_miss_its_share)
+{
+	struct sim *s = open_scaled("rc100-480gb", RC100_SCALE, 5);
+	if (!s)
+		return;
+	fill_and_rest(s);
+	struct sim_state st;
+	sim_state(s, &st);
+	CHECK_REL(st.map_cached_span, RC100_HELD_PAGES * MAP_PAGE_LBA, 1e-12);
+
+	/* a span of 4 x 608 pages: once warm, 1 in 4 lookups hits */
+	uint64_t wide = (uint64_t)(4 * RC100_HELD_PAGES * MAP_PAGE_LBA);
+	discrete(s, false, wide, 1, 8 * 4 * 608, 1);	/* warm */
+	struct window w = discrete(s, false, wide, 1, 20000, 2);
+	CHECK_NEAR(w.hits / (w.hits + w.misses), 0.25, 0.015);
+	CHECK_NEAR(w.hits + w.misses, 20000, 0);	/* one lookup per 4 KiB read */
+
+	/* half the held span: once warm, nothing misses */
+	uint64_t inside = (uint64_t)(RC100_HELD_PAGES / 2 * MAP_PAGE_LBA);
+	discrete(s, false, inside, 1, 8 * 304, 3);
+	struct window in = discrete(s, false, inside, 1, 20000, 4);
+	CHECK_NEAR(in.misses, 0, 0);
+
+	/* a miss costs the read a map-page read (tr_map_us 40) and its
+	   transfer (4096 B at ch_gbs 0.4: 10.24 us); 3 in 4 reads pay it */
+	CHECK_REL(w.lat_us - in.lat_us, 0.75 * (40 + 10.24), 0.08);
+	sim_close(s);
+}
+
+TEST(random_writes_write_back_the_map_pages_they_dirty)
+{
+	struct sim *s = open_scaled("rc100-480gb", RC100_SCALE, 5);
+	if (!s)
+		return;
+	fill_and_rest(s);
+	/* 4 x the held pages: 3 in 4 writes miss, each dirtying a clean
+	   page, whose 4 KiB write-back is as large as the write */
+	uint64_t wide = (uint64_t)(4 * RC100_HELD_PAGES * MAP_PAGE_LBA);
+	discrete(s, true, wide, 32, 8 * 4 * 608, 1);
+	struct window w = discrete(s, true, wide, 32, 20000, 2);
+	CHECK_REL(w.wb / w.host, 0.75, 0.04);
+	/* inside the held span every page is dirty once warm: none owed */
+	uint64_t inside = (uint64_t)(RC100_HELD_PAGES / 2 * MAP_PAGE_LBA);
+	discrete(s, true, inside, 32, 8 * 304, 3);
+	struct window in = discrete(s, true, inside, 32, 20000, 4);
+	CHECK_NEAR(in.wb, 0, 0);
+	sim_close(s);
+}
+
+TEST(a_drive_whose_memory_holds_the_whole_map_never_misses)
+{
+	const char *names[] = { "sn8100-2tb", "micron1300-1tb", "p4800x-375gb",
+				"pm1725-3.2tb", "p1-1tb" };
+	for (size_t i = 0; i < 5; i++) {
+		struct sim *s = open_scaled(names[i], 0.01, 5);
+		if (!s)
+			return;
+		fill_and_rest(s);
+		discrete(s, false, sim_capacity(s), 32, 20000, 1);
+		discrete(s, true, sim_capacity(s), 32, 20000, 2);
+		struct sim_state st;
+		sim_state(s, &st);
+		if (st.map_hits + st.map_misses != 0 || st.map_wb_bytes != 0)
+			CHECK_FAIL("%s: %.0f map lookups, %.0f bytes written back", names[i],
+				   st.map_hits + st.map_misses, st.map_wb_bytes);
+		CHECK_REL(st.map_cached_span, (double)sim_capacity(s), 1e-12);
+		sim_close(s);
+	}
+}
+
+struct bulk { double bytes, secs; };
+
+static int bulk_slice(void *ctx, const struct sim_slice *sl, struct sb_err *e)
+{
+	(void)e;
+	struct bulk *b = ctx;
+	b->bytes += (double)(sl->bytes + sl->wbytes);
+	b->secs += (double)(sl->t_end_ns - sl->t_start_ns) * 1e-9;
+	return 0;
+}
+
+static double bulk_rate(struct sim *s, bool write, uint64_t span, uint32_t qd, uint64_t ios)
+{
+	struct sim_stream st = { .write = write, .random = true, .bs = 4096, .qd = qd,
+				 .span_len = span, .seed = 9 };
+	struct bulk b = { 0 };
+	struct sb_err e;
+	if (sim_run_fluid(s, &st, ios * 4096, 0, 100000000ull, bulk_slice, &b, &e))
+		CHECK_FAIL("bulk: %s", e.msg);
+	return b.bytes / b.secs;
+}
+
+TEST(bulk_and_io_by_io_agree_with_map_misses)
+{
+	uint64_t wide = (uint64_t)(4 * RC100_HELD_PAGES * MAP_PAGE_LBA);
+	for (int write = 0; write < 2; write++) {
+		struct sim *a = open_scaled("rc100-480gb", RC100_SCALE, 5);
+		struct sim *b = open_scaled("rc100-480gb", RC100_SCALE, 5);
+		if (!a || !b)
+			return;
+		fill_and_rest(a);
+		fill_and_rest(b);
+		/* the same history for both: a warm cache and, for writes,
+		   past the SLC pool (0.6 GB) with the write buffer full; then
+		   the same bytes, so the write path's regimes match */
+		discrete(a, write, wide, 32, write ? 300000 : 8 * 4 * 608, 1);
+		discrete(b, write, wide, 32, write ? 300000 : 8 * 4 * 608, 1);
+		double fluid = bulk_rate(a, write, wide, 32, 200000);
+		struct window w = discrete(b, write, wide, 32, 200000, 2);
+		if (fabs(fluid / (w.iops * 4096) - 1) > 0.03)
+			CHECK_FAIL("%s: bulk %.0f B/s, I/O by I/O %.0f", write ? "writes" : "reads", fluid, w.iops * 4096);
+		/* and the bulk stream left its cache warm for the span */
+		struct window after = discrete(a, false, wide, 1, 20000, 3);
+		CHECK_NEAR(after.hits / (after.hits + after.misses), 0.25, 0.02);
+		sim_close(a);
+		sim_close(b);
+	}
+}
+
+/*
+ * A bulk read stream runs real I/Os only for its calibration, then repeats
+ * their rate; the cache must end as the stream's last I/Os would leave it,
+ * not holding the calibration's pages.  sn850x-4tb at scale 0.1: 204.8 MiB
+ * of DRAM = 52428 slots = 6553 sets of 8 = 52424 pages held, of the
+ * 400 GB drive's 95368 pages; the calibration's 65536 reads touch fewer
+ * pages than that, so a second stream with the same seed (the same
+ * offsets first) would hit them all if they were still there.  Once the
+ * stream is warm, its share of misses is 1 - 52424 / 95368 = 0.4503.
+ */
+TEST(a_bulk_read_leaves_the_cache_as_its_last_reads_would)
+{
+	struct sim *s = open_scaled("sn850x-4tb", 0.1, 5);
+	if (!s)
+		return;
+	fill_and_rest(s);
+	uint64_t all = sim_capacity(s) / 4096 * 4096;
+	bulk_rate(s, false, all, 256, 4000000);
+	struct sim_state a, b;
+	sim_state(s, &a);
+	bulk_rate(s, false, all, 256, 200000);
+	sim_state(s, &b);
+	/* the second stream's real reads (its calibration) and its settling */
+	double miss = (b.map_misses - a.map_misses) /
+		      (b.map_hits - a.map_hits + b.map_misses - a.map_misses);
+	CHECK_NEAR(miss, 1 - 52424.0 / 95368, 0.02);
+	sim_close(s);
+}
+
+TEST(headline_states_the_cached_span)
+{
+	struct sim_profile p;
+	struct sb_err e;
+	struct sim_headline h;
+	/* sn850x-4tb: 2048 MiB / 4 KiB = 524288 pages x 4 MiB = 2^41 B */
+	CHECK(profile_lookup("sn850x-4tb", &p, &e) == 0);
+	sim_headline(&p, &h);
+	CHECK_REL(h.map_cached_gb, 2199.023255552, 1e-9);
+	CHECK_REL(h.map_mib, 4000e9 / 1024 / MIB, 1e-9);	/* 4 B per 4 KiB */
+	/* rc100-480gb: 24 MiB of HMB / 4 KiB = 6144 pages x 4 MiB = 24 GiB */
+	CHECK(profile_lookup("rc100-480gb", &p, &e) == 0);
+	sim_headline(&p, &h);
+	CHECK_REL(h.map_cached_gb, 24 * 1073741824.0 / 1e9, 1e-9);
+	/* the SN8100's 2 GB hold its whole 1863 MiB map */
+	CHECK(profile_lookup("sn8100-2tb", &p, &e) == 0);
+	sim_headline(&p, &h);
+	CHECK_REL(h.map_cached_gb, 2000, 1e-12);
+}
+
+TEST(a_host_memory_buffer_needs_a_dram_less_drive)
+{
+	struct sim_profile p;
+	struct sb_err e;
+	CHECK(profile_lookup("sn850x-4tb", &p, &e) == 0);
+	CHECK(profile_set(&p, "hmb_mib", "64", "test", &e) == 0);
+	CHECK(profile_check(&p, "test", &e) == -1);
+	CHECK(strstr(e.msg, "hmb_mib") && strstr(e.msg, "dram_mib"));
+	CHECK(profile_set(&p, "dram_mib", "0", "test", &e) == 0);
+	CHECK(profile_check(&p, "test", &e) == 0);
+	CHECK(profile_set(&p, "map_entry_bytes", "0", "test", &e) == -1);
+	CHECK(strstr(e.msg, "map_entry_bytes"));
+	/* sim show names the keys, and says what an unset DRAM size means */
+	static char ini[16384];
+	CHECK(profile_lookup("p4800x-375gb", &p, &e) == 0);
+	profile_write_ini(&p, ini, sizeof ini);
+	CHECK(strstr(ini, "# dram_mib       = (not set: the whole map is held"));
+	CHECK(strstr(ini, "map_page_kib"));
+	CHECK(strstr(ini, "hmb_mib"));
+}
+
+CHECK_MAIN("test_sim_map")
