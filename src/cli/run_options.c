@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/run_profiles.h"
 #include "common/ini.h"
 #include "common/units.h"
+#include "engine/profiles.h"
 
 enum key_scope { SCOPE_RUN, SCOPE_WORKLOAD };
 
@@ -17,7 +17,7 @@ enum key_id {
 	K_BYTES, K_RAMP, K_SYNC, K_RATE, K_TRIM, K_FSYNC_EVERY, K_BUFFERED,
 	K_DIRECT, K_POLL, K_SQPOLL, K_BATCH, K_INTERVAL, K_IOLOG, K_SEED,
 	K_DESTROY, K_JSON, K_MIB, K_DB, K_NO_DB, K_JOB, K_NAME, K_TIME_BASED,
-	K_HELP, K_RANDDIST, K_BSSPLIT, K_PROFILE,
+	K_HELP, K_RANDDIST, K_BSSPLIT, K_PROFILE, K_NO_PIN,
 };
 
 struct key {
@@ -64,6 +64,7 @@ static const struct key keys[] = {
 	{ "random_distribution", NULL, K_RANDDIST, SCOPE_WORKLOAD, false },
 	{ "bssplit", NULL, K_BSSPLIT, SCOPE_WORKLOAD, false },
 	{ "profile", NULL, K_PROFILE, SCOPE_WORKLOAD, false },
+	{ "no-pin", NULL, K_NO_PIN, SCOPE_RUN, true },
 };
 
 void run_options_usage(void)
@@ -71,9 +72,12 @@ void run_options_usage(void)
 	printf(
 "usage: ssdbench run --target PATH [options]\n"
 "       ssdbench run --target PATH --job FILE [options]\n"
+"       ssdbench run --target A --target B ... [options]\n"
 "\n"
 "target:\n"
-"  --target PATH        block device or file (alias --filename)\n"
+"  --target PATH        block device, file or sim:PROFILE (alias --filename);\n"
+"                       given up to 6 times: all at once, each its own run\n"
+"  --no-pin             several targets: do not pin each one's threads to CPUs\n"
 "  --size SIZE          files: create or extend to SIZE (written fully before reads)\n"
 "  --destroy-data       allow writes and trims on a block device, and filling an\n"
 "                       existing file that has holes before reading it\n"
@@ -98,8 +102,8 @@ void run_options_usage(void)
 "  --bssplit MIX        block sizes with shares, SIZE/PCT:..., per direction\n"
 "                       read,write[,trim] (as fio): 4k/70:64k/30\n"
 "  --name NAME          workload name\n"
-"  --profile NAME       a named workload: jesd219, oltp (docs/run.md); options\n"
-"                       after it change it\n"
+"  --profile NAME       a named workload: jesd219, oltp, vdi, cdn (docs/run.md);\n"
+"                       options after it change it\n"
 "engine:\n"
 "  --poll               polled completions (IOPOLL) when the device has poll queues [hipri]\n"
 "  --sqpoll             kernel submission polling; costs a core [sqthread_poll]\n"
@@ -181,7 +185,18 @@ static int apply(struct run_options *o, struct run_wl_spec *s, const struct key 
 	uint64_t x;
 	switch (k->id) {
 	case K_TARGET:
-		return copy_str(o->target, sizeof o->target, k->name, v, e);
+		if (o->ntargets == RUN_MAX_TARGETS)
+			return sb_errf(e, "target: more than %d targets at once", RUN_MAX_TARGETS);
+		if (copy_str(o->targets[o->ntargets], sizeof o->targets[0], k->name, v, e))
+			return -1;
+		for (uint32_t i = 0; i < o->ntargets; i++)
+			if (!strcmp(o->targets[i], v))
+				return sb_errf(e, "target: %s is given twice", v);
+		if (!o->ntargets++)
+			memcpy(o->target, v, strlen(v) + 1);
+		return 0;
+	case K_NO_PIN:
+		return parse_bool(k->name, v, &o->no_pin, e);
 	case K_SIZE:
 		if (parse_size(v, &o->size, e))
 			return sb_err_wrap(e, "size");
@@ -274,19 +289,16 @@ static int apply(struct run_options *o, struct run_wl_spec *s, const struct key 
 	case K_BSSPLIT:
 		return bs_split_parse(v, s->w.bssplit, e);
 	case K_PROFILE: {
-		const struct run_profile *p = run_profile_find(v);
+		const struct workload_profile *p = workload_profile_find(v);
 		char names[256];
 		if (!p)
 			return sb_errf(e, "profile: no profile '%s' (there are %s)", v,
-				       run_profile_names(names, sizeof names));
-		/* through the options' own parsing: a profile is options */
-		for (int i = 0; i < RUN_PROFILE_KEYS && p->set[i].key; i++) {
-			const struct key *pk = find_key(p->set[i].key, strlen(p->set[i].key));
-			if (!pk)
-				return sb_errf(e, "profile %s: no option %s", v, p->set[i].key);
-			if (apply(o, s, pk, p->set[i].value, e))
-				return sb_err_wrap(e, "profile %s", v);
-		}
+				       workload_profile_names(names, sizeof names));
+		if (workload_profile_apply(p, &s->w, e))
+			return -1;
+		/* the rw word is what resolve reads: the profile's, in fio's terms */
+		snprintf(s->rw, sizeof s->rw, "%s", workload_rw(&s->w));
+		s->rwmixread = p->read_pct % 100 ? (int)p->read_pct : -1;
 		return 0;
 	}
 	}

@@ -66,6 +66,10 @@ const struct step_template step_templates[] = {
 	  "rate_cycle=5s p99=10ms p999=50ms max=500ms search=bootbench "
 	  "n_start=4 n_max=256 double_time=30s bisect_time=60s confirm_time=120s "
 	  "confirm_runs=3 rest=0" },
+	/* Not the reviewer's: named mixes (docs/run.md) at steady state, on
+	   request (enabled=yes in a plan file) */
+	{ "profiles", "profiles", HALF_ESSD, "named workloads (JESD219, OLTP, VDI, CDN) at steady state", "rnd_precond",
+	  "enabled=no profiles=jesd219,oltp,vdi,cdn qd=0 ramp=30s time=5m span=100% rest=0" },
 	{ NULL, NULL, HALF_CSSD, NULL, NULL, NULL },
 };
 
@@ -97,7 +101,7 @@ static const char quick_settings[] =
 	"rnd_sweeps.qds=1,8,32 rnd_sweeps.ramp=100ms rnd_sweeps.time=500ms "
 	"ai_sweep.qds=1,32 ai_sweep.ramp=100ms ai_sweep.time=500ms "
 	"iu_sweeps.qds=1,32 iu_sweeps.ramp=100ms iu_sweeps.time=500ms "
-	"tail_latency.time=1s "
+	"tail_latency.time=1s profiles.ramp=100ms profiles.time=500ms "
 	"boot.prefill_writes=0.25 boot.n_start=1 boot.n_max=4 boot.double_time=500ms "
 	"boot.bisect_time=500ms boot.confirm_time=500ms boot.confirm_runs=2 "
 	"boot.fsync_every=8MiB boot.pass_iops=100";

@@ -41,6 +41,7 @@ static const struct {
 	{ "sweep", step_run_sweep },
 	{ "tail", step_run_sweep },
 	{ "boot", step_run_boot },
+	{ "profiles", step_run_profiles },
 };
 
 static step_fn fn_of(const struct step_kind *k)
