@@ -38,8 +38,8 @@ TEST(presets_have_the_methodology_steps)
 	CHECK_EQ_STR(plan.steps[2].name, "fill");
 	CHECK_EQ_STR(plan.steps[7].name, "reclaim");
 	CHECK_EQ_STR(plan.steps[8].name, "essd_purge");
-	CHECK_EQ_STR(plan.steps[16].name, "boot");
-	CHECK_EQ_STR(plan.steps[17].name, "profiles");
+	CHECK_EQ_STR(plan.steps[16].name, "profiles");
+	CHECK_EQ_STR(plan.steps[17].name, "boot");
 	CHECK(plan_init(&plan, "cssd", &e) == 0);
 	CHECK_EQ_U64(plan.nsteps, 8);
 	CHECK(plan_init(&plan, "essd", &e) == 0);
@@ -356,7 +356,8 @@ TEST(profiles_step)
 			     &e) == 0);
 	CHECK(step_enabled(st));
 	CHECK_EQ_U64(step_param(st, "profiles")->n, 2);
-	CHECK(plan_check(&plan, &big, &e) == 0);
+	if (plan_check(&plan, &big, &e))
+		CHECK_FAIL("plan_check: %s", e.msg);
 	struct plan_target t = { .size = 100ull * GiB, .logical_block = 512,
 				 .is_block_device = true, .assumed_rate = 1ull * GiB };
 	plan_estimate_step(st, &t, &est);
