@@ -217,6 +217,7 @@ static const struct {
 	{ "sweep", fig_sweep },
 	{ "tail", fig_sweep },
 	{ "boot", fig_boot },
+	{ "profiles", fig_profiles },
 };
 
 int findings_step(struct store *s, int64_t run_id, const struct plan *p,

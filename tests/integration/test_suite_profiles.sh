@@ -30,6 +30,15 @@ for p in jesd219 oltp vdi cdn; do
 	[ "$ios" -gt 0 ] || fail "$p: nothing measured"
 	echo "$p: $step"
 done
+# each profile's figures, under its name, agree with its workload's totals
+for p in jesd219 oltp vdi cdn; do
+	fig=$(sqlite3 "$db" "SELECT value FROM metrics WHERE run_id = $run AND key = 'profiles.$p.iops'")
+	tot=$(sqlite3 "$db" "SELECT (read_ios + write_ios) * 1e9 / measured_ns FROM workloads WHERE run_id = $run AND name = 'profile=$p'")
+	python3 -c "import sys; f, t = float(sys.argv[1] or 0), float(sys.argv[2]); sys.exit(not (t > 0 and abs(f - t) <= 1e-6 * t))" "$fig" "$tot" ||
+		fail "profiles.$p.iops is '$fig', the workload's totals give $tot"
+	[ -n "$(sqlite3 "$db" "SELECT value FROM metrics WHERE run_id = $run AND key LIKE 'profiles.$p.%lat_p99%' LIMIT 1")" ] ||
+		fail "no p99 latency figure for $p: $(sqlite3 "$db" "SELECT key FROM metrics WHERE run_id = $run AND key LIKE 'profiles.$p.%'" | tr '\n' ' ')"
+done
 # the shares the step measured are the profile's: VDI writes 80 % of its I/Os
 w=$(sqlite3 "$db" "SELECT round(100.0 * write_ios / (read_ios + write_ios)) FROM workloads WHERE run_id = $run AND name = 'profile=vdi'")
 [ "${w%.*}" -ge 78 ] && [ "${w%.*}" -le 82 ] || fail "vdi wrote $w % of its I/Os, not 80"
