@@ -3,6 +3,7 @@
  * file, on one target.  Checks safety, prepares file targets, runs the
  * engine with the database and progress attached, and prints the summary
  * or JSON of what was measured, also when the run fails or is interrupted.
+ * Several targets at once: run_multi.c, each through run_target.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/multi.h"
 #include "cli/run_options.h"
 #include "cli/run_output.h"
 #include "cli/run_sink.h"
@@ -93,6 +95,8 @@ static int store_begin(const struct run_options *o, struct engine *eng,
 	const char *delay = getenv("SSDBENCH_TEST_COMMIT_DELAY_MS");
 	if (delay && *delay)
 		store_set_commit_delay(sink->st, strtoull(delay, NULL, 10) * 1000000ull);
+	if (o->shared_db)
+		store_set_commit_every(sink->st, 0);
 	char *cmd = join_args(argc, argv), *host = host_facts_json_string();
 	char *facts = target_facts_json_string(engine_facts(eng));
 	struct run_begin b = { .kind = "run", .target = o->target, .command_line = cmd,
@@ -143,11 +147,6 @@ int cmd_run(int argc, char **argv)
 {
 	struct run_options *o = calloc(1, sizeof *o);
 	struct sb_err e;
-	int exit_code = 1;
-	struct engine *eng = NULL;
-	struct run_sink sink = { .progress = isatty(2), .label = "" };
-	struct engine_result res = { 0 };
-	bool have_res = false, store_failed = false;
 	if (!o) {
 		fprintf(stderr, "ssdbench run: out of memory\n");
 		return 1;
@@ -157,12 +156,31 @@ int cmd_run(int argc, char **argv)
 		free(o);
 		return 2;
 	}
-	sink.batch = o->batch;
 	if (o->help) {
 		run_options_usage();
 		free(o);
 		return 0;
 	}
+	int rc = o->ntargets > 1 ? run_multi(o, argc, argv) : run_target(o, argc, argv, NULL);
+	free(o);
+	return rc;
+}
+
+int run_target(const struct run_options *o_in, int argc, char **argv, int64_t *run_id)
+{
+	struct run_options *o = malloc(sizeof *o);
+	struct sb_err e;
+	int exit_code = 1;
+	struct engine *eng = NULL;
+	struct run_sink sink = { .progress = isatty(2), .label = "" };
+	struct engine_result res = { 0 };
+	bool have_res = false, store_failed = false;
+	if (!o) {
+		fprintf(stderr, "ssdbench run: out of memory\n");
+		return 1;
+	}
+	*o = *o_in;	/* resolve fills in the workloads for this target */
+	sink.batch = o->batch;
 	cli_install_signal_handlers();
 	if (o->sqpoll && sysconf(_SC_NPROCESSORS_ONLN) <= 2)
 		fprintf(stderr, "ssdbench run: --sqpoll on a machine with %ld CPUs: each ring's "
@@ -178,9 +196,12 @@ int cmd_run(int argc, char **argv)
 	bool fill = is_file && file_needs_fill(o->target, o->size);
 	bool created = is_file && access(o->target, F_OK) != 0;
 	/* An impossible size is the first thing to say: before asking to
-	   destroy a file that could not be grown anyway. */
-	if (is_file && o->size && (created || (uint64_t)st.st_size < o->size) &&
-	    file_space_check(o->target, o->size, &e))
+	   destroy a file that could not be grown anyway.  The same check
+	   as the engine's open makes (holes count as not yet held), so a
+	   run on several targets refuses it before any of them starts. */
+	if (is_file && o->size &&
+	    file_space_check(o->target, !created && (uint64_t)st.st_size > o->size ?
+					    (uint64_t)st.st_size : o->size, &e))
 		goto usage;
 	/* Filling writes the whole file: never silently to one ssdbench did
 	   not make (a sparse VM image has holes too). */
@@ -202,6 +223,10 @@ int cmd_run(int argc, char **argv)
 				     .destroy_data = o->destroy_data };
 	if (is_path && safety_check(&sr, &e))
 		goto fail;
+	if (o->check_only) {
+		exit_code = 0;
+		goto out;
+	}
 	struct engine_opts eo = {
 		.target = o->target, .file_size = o->size, .interrupted = &cli_interrupted,
 		.iopoll = o->iopoll, .sqpoll = o->sqpoll, .batch = o->batch,
@@ -238,6 +263,8 @@ int cmd_run(int argc, char **argv)
 
 	struct engine_hooks hooks;
 	run_sink_hooks(&sink, &hooks);
+	if (o->start_gate)
+		o->start_gate(o->start_gate_ctx);
 	int rc = engine_run(eng, w, o->nwl, &hooks, &res, &e);
 	have_res = res.wl != NULL;
 	run_sink_clear(&sink);
@@ -280,6 +307,8 @@ fail:
 	fprintf(stderr, "ssdbench run: %s\n", e.msg);
 	exit_code = 1;
 out:
+	if (run_id)
+		*run_id = sink.st ? sink.run_id : 0;
 	if (have_res)
 		engine_result_free(&res);
 	if (sink.st)

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/run_profiles.h"
 #include "common/ini.h"
 #include "common/units.h"
+#include "engine/profiles.h"
 #include "engine/replay.h"
 
 enum key_scope { SCOPE_RUN, SCOPE_WORKLOAD };
@@ -19,7 +19,7 @@ enum key_id {
 	K_DIRECT, K_POLL, K_SQPOLL, K_BATCH, K_INTERVAL, K_IOLOG, K_SEED,
 	K_DESTROY, K_JSON, K_MIB, K_DB, K_NO_DB, K_JOB, K_NAME, K_TIME_BASED,
 	K_HELP, K_RANDDIST, K_BSSPLIT, K_PROFILE, K_RATE_IOPS, K_RATE_PROCESS,
-	K_REPLAY, K_REPLAY_FORMAT, K_REPLAY_TIMING,
+	K_REPLAY, K_REPLAY_FORMAT, K_REPLAY_TIMING, K_NO_PIN,
 };
 
 struct key {
@@ -71,6 +71,7 @@ static const struct key keys[] = {
 	{ "replay", NULL, K_REPLAY, SCOPE_WORKLOAD, false },
 	{ "replay-format", NULL, K_REPLAY_FORMAT, SCOPE_WORKLOAD, false },
 	{ "replay-timing", NULL, K_REPLAY_TIMING, SCOPE_WORKLOAD, false },
+	{ "no-pin", NULL, K_NO_PIN, SCOPE_RUN, true },
 };
 
 void run_options_usage(void)
@@ -78,9 +79,12 @@ void run_options_usage(void)
 	printf(
 "usage: ssdbench run --target PATH [options]\n"
 "       ssdbench run --target PATH --job FILE [options]\n"
+"       ssdbench run --target A --target B ... [options]\n"
 "\n"
 "target:\n"
-"  --target PATH        block device or file (alias --filename)\n"
+"  --target PATH        block device, file or sim:PROFILE (alias --filename);\n"
+"                       given up to 6 times: all at once, each its own run\n"
+"  --no-pin             several targets: do not pin each one's threads to CPUs\n"
 "  --size SIZE          files: create or extend to SIZE (written fully before reads)\n"
 "  --destroy-data       allow writes and trims on a block device, and filling an\n"
 "                       existing file that has holes before reading it\n"
@@ -108,8 +112,8 @@ void run_options_usage(void)
 "  --bssplit MIX        block sizes with shares, SIZE/PCT:..., per direction\n"
 "                       read,write[,trim] (as fio): 4k/70:64k/30\n"
 "  --name NAME          workload name\n"
-"  --profile NAME       a named workload: jesd219, oltp (docs/run.md); options\n"
-"                       after it change it\n"
+"  --profile NAME       a named workload: jesd219, oltp, vdi, cdn (docs/run.md);\n"
+"                       options after it change it\n"
 "replay (instead of --rw, --bs and the mixes; docs/run.md):\n"
 "  --replay FILE        replay a trace: a fio iolog (v2, v3), blkparse's text\n"
 "                       (D events) or a blkparse -d dump; offsets modulo the span\n"
@@ -197,7 +201,18 @@ static int apply(struct run_options *o, struct run_wl_spec *s, const struct key 
 	uint64_t x;
 	switch (k->id) {
 	case K_TARGET:
-		return copy_str(o->target, sizeof o->target, k->name, v, e);
+		if (o->ntargets == RUN_MAX_TARGETS)
+			return sb_errf(e, "target: more than %d targets at once", RUN_MAX_TARGETS);
+		if (copy_str(o->targets[o->ntargets], sizeof o->targets[0], k->name, v, e))
+			return -1;
+		for (uint32_t i = 0; i < o->ntargets; i++)
+			if (!strcmp(o->targets[i], v))
+				return sb_errf(e, "target: %s is given twice", v);
+		if (!o->ntargets++)
+			memcpy(o->target, v, strlen(v) + 1);
+		return 0;
+	case K_NO_PIN:
+		return parse_bool(k->name, v, &o->no_pin, e);
 	case K_SIZE:
 		if (parse_size(v, &o->size, e))
 			return sb_err_wrap(e, "size");
@@ -300,19 +315,16 @@ static int apply(struct run_options *o, struct run_wl_spec *s, const struct key 
 	case K_REPLAY_TIMING:
 		return replay_timing_parse(v, &s->w.replay, e);
 	case K_PROFILE: {
-		const struct run_profile *p = run_profile_find(v);
+		const struct workload_profile *p = workload_profile_find(v);
 		char names[256];
 		if (!p)
 			return sb_errf(e, "profile: no profile '%s' (there are %s)", v,
-				       run_profile_names(names, sizeof names));
-		/* through the options' own parsing: a profile is options */
-		for (int i = 0; i < RUN_PROFILE_KEYS && p->set[i].key; i++) {
-			const struct key *pk = find_key(p->set[i].key, strlen(p->set[i].key));
-			if (!pk)
-				return sb_errf(e, "profile %s: no option %s", v, p->set[i].key);
-			if (apply(o, s, pk, p->set[i].value, e))
-				return sb_err_wrap(e, "profile %s", v);
-		}
+				       workload_profile_names(names, sizeof names));
+		if (workload_profile_apply(p, &s->w, e))
+			return -1;
+		/* the rw word is what resolve reads: the profile's, in fio's terms */
+		snprintf(s->rw, sizeof s->rw, "%s", workload_rw(&s->w));
+		s->rwmixread = p->read_pct % 100 ? (int)p->read_pct : -1;
 		return 0;
 	}
 	}

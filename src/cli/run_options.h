@@ -13,6 +13,8 @@
 #include "engine/workload.h"
 
 #define RUN_MAX_WORKLOADS 16
+/* Targets at once: the exit code has a bit for each (docs/run.md). */
+#define RUN_MAX_TARGETS 6
 
 /* A workload as typed: some fields need the target's size to resolve. */
 struct run_wl_spec {
@@ -24,7 +26,15 @@ struct run_wl_spec {
 };
 
 struct run_options {
-	char target[512];
+	char target[512];	/* the one this run measures: targets[0] */
+	char targets[RUN_MAX_TARGETS][512];	/* --target, each given */
+	uint32_t ntargets;
+	bool no_pin;		/* several targets: leave threads unpinned */
+	/* Set by the several-targets runner (run_multi.c), not options: */
+	bool check_only;	/* stop after the refusals, before any I/O */
+	bool shared_db;		/* others write the database at once */
+	void (*start_gate)(void *ctx);	/* before the workloads start */
+	void *start_gate_ctx;
 	uint64_t size;		/* files: create/extend to this */
 	bool destroy_data, json, mib, iopoll, sqpoll, no_db, help;
 	uint32_t batch;

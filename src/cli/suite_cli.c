@@ -14,8 +14,9 @@ static void usage(FILE *out, const char *cmd)
 			     "                     [--only STEP,...] [--size SIZE] [--assume-rate RATE] [--settings]\n"
 			     "       ssdbench plan --describe\n");
 	else
-		fprintf(out, "usage: ssdbench suite --target T --preset P [--plan FILE] [--set STEP.KEY=VALUE]...\n"
-			     "                      [--only STEP,...] [--size SIZE] [--destroy-data] [--db FILE]\n");
+		fprintf(out, "usage: ssdbench suite --target T [--target T2 ...] --preset P [--plan FILE]\n"
+			     "                      [--set STEP.KEY=VALUE]... [--only STEP,...] [--size SIZE]\n"
+			     "                      [--destroy-data] [--db FILE] [--no-pin]\n");
 	fprintf(out, "\n"
 		"  --preset P        %s\n"
 		"  --target T        a block device, a file, or sim:PROFILE\n"
@@ -34,8 +35,10 @@ static void usage(FILE *out, const char *cmd)
 	else
 		fprintf(out,
 			"  --destroy-data    allow writing a block device (its data is erased)\n"
-			"  --db FILE         results database (default %s)\n",
-			"ssdbench.db");
+			"  --db FILE         results database (default %s)\n"
+			"  --no-pin          several --target (up to %d, all at once, a run each):\n"
+			"                    do not pin each target's threads to CPUs of its own\n",
+			"ssdbench.db", SUITE_CLI_MAX_TARGETS);
 }
 
 int suite_cli_parse(const char *cmd, int argc, char **argv,
@@ -52,6 +55,7 @@ int suite_cli_parse(const char *cmd, int argc, char **argv,
 		{ "destroy-data", no_argument, NULL, 'D' },
 		{ "assume-rate", required_argument, NULL, 'r' },
 		{ "settings", no_argument, NULL, 'S' },
+		{ "no-pin", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -62,7 +66,26 @@ int suite_cli_parse(const char *cmd, int argc, char **argv,
 	int c;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
-		case 't': o->target = optarg; break;
+		case 't':
+			if (o->ntargets == SUITE_CLI_MAX_TARGETS ||
+			    (o->ntargets && strcmp(cmd, "suite"))) {
+				if (strcmp(cmd, "suite"))
+					fprintf(stderr, "ssdbench %s: --target is given once here\n", cmd);
+				else
+					fprintf(stderr, "ssdbench suite: more than %d targets at once\n",
+						SUITE_CLI_MAX_TARGETS);
+				return 2;
+			}
+			for (int i = 0; i < o->ntargets; i++)
+				if (!strcmp(o->targets[i], optarg)) {
+					fprintf(stderr, "ssdbench %s: --target %s is given twice\n",
+						cmd, optarg);
+					return 2;
+				}
+			o->targets[o->ntargets++] = optarg;
+			o->target = o->targets[0];
+			break;
+		case 'P': o->no_pin = true; break;
 		case 'p': o->preset = optarg; break;
 		case 'f': o->plan_file = optarg; break;
 		case 'o': o->only = optarg; break;

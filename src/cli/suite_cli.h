@@ -13,9 +13,13 @@
 #include "suite/plan.h"
 
 #define SUITE_CLI_MAX_SETS 64
+#define SUITE_CLI_MAX_TARGETS 6	/* as run: a bit of the exit code each */
 
 struct suite_cli {
-	const char *target;
+	const char *target;	/* targets[0] */
+	const char *targets[SUITE_CLI_MAX_TARGETS];	/* suite: all at once */
+	int ntargets;
+	bool no_pin;		/* several targets: threads not pinned */
 	const char *preset;
 	const char *plan_file;
 	const char *only;

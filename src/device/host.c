@@ -1,11 +1,13 @@
 #include "device/host.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "common/version.h"
+#include "device/cpus.h"
 
 /* "model name : AMD EPYC ..." from /proc/cpuinfo; "" where it has none. */
 static void cpu_model(char *out, size_t len)
@@ -43,6 +45,12 @@ void host_facts_json(struct json_writer *w, const void *arg)
 	if (!gethostname(host, sizeof host - 1))
 		json_string(w, "hostname", host);
 	json_i64(w, "cpus", sysconf(_SC_NPROCESSORS_ONLN));
+	/* The CPUs this run's threads may use: all of them, or the ones
+	   several targets at once were pinned to (docs/run.md). */
+	cpu_set_t allowed;
+	char list[1024];
+	if (!sched_getaffinity(0, sizeof allowed, &allowed))
+		json_string(w, "cpus_allowed", cpu_list_format(&allowed, list, sizeof list));
 	cpu_model(cpu, sizeof cpu);
 	if (cpu[0])
 		json_string(w, "cpu_model", cpu);

@@ -9,7 +9,7 @@
 
 /*
  * An object of host facts (keys: tool_version, kernel, machine, hostname,
- * cpus, cpu_model); `arg` is unused, so this fits json_to_string().
+ * cpus, cpus_allowed, cpu_model); `arg` is unused, so this fits json_to_string().
  */
 void host_facts_json(struct json_writer *w, const void *arg);
 

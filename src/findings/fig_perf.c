@@ -106,6 +106,33 @@ static int point_window(struct fctx *c, const struct workload_row *w,
 	return 0;
 }
 
+/* One measured point (a sweep's, a named workload's) under `prefix`. */
+static int fig_point(struct fctx *c, const struct workload_row *w, bool iops,
+		     const char *prefix, struct sb_err *e)
+{
+	double window_ns;
+	if (point_window(c, w, &window_ns, e))
+		return -1;
+	const struct store_totals *t = &w->totals;
+	bool stall = t->ios[DIR_READ] + t->ios[DIR_WRITE] == 0 && window_ns > 0;
+	fig(c, "", stall, "%s.stall", prefix);
+	if (stall) {
+		/* A measurement: nothing completed in the window, so 0
+		   IOPS over it and every I/O in flight waited at least
+		   that long. */
+		fig(c, "IOPS", 0, "%s.iops", prefix);
+		fig(c, "MB/s", 0, "%s.mbps", prefix);
+		fig(c, "us", window_ns / 1e3, "%s.lat_at_least_us", prefix);
+		return 0;
+	}
+	fig(c, "IOPS", wl_iops(w), "%s.iops", prefix);
+	fig(c, "MB/s", wl_bps(w) / 1e6, "%s.mbps", prefix);
+	if (fig_workload_latency(c, w, prefix, e) ||
+	    fig_consistency(c, w, iops, prefix, e))
+		return -1;
+	return 0;
+}
+
 int fig_sweep(struct fctx *c, struct sb_err *e)
 {
 	bool tail = !strcmp(c->st->kind->name, "tail");
@@ -118,25 +145,20 @@ int fig_sweep(struct fctx *c, struct sb_err *e)
 		char prefix[48];
 		snprintf(prefix, sizeof prefix, "mix%llu.qd%llu", (unsigned long long)mix,
 			 (unsigned long long)qd);
-		double window_ns;
-		if (point_window(c, &c->wl[i], &window_ns, e))
+		if (fig_point(c, &c->wl[i], iops, prefix, e))
 			return -1;
-		const struct store_totals *t = &c->wl[i].totals;
-		bool stall = t->ios[DIR_READ] + t->ios[DIR_WRITE] == 0 && window_ns > 0;
-		fig(c, "", stall, "%s.stall", prefix);
-		if (stall) {
-			/* A measurement: nothing completed in the window, so 0
-			   IOPS over it and every I/O in flight waited at least
-			   that long. */
-			fig(c, "IOPS", 0, "%s.iops", prefix);
-			fig(c, "MB/s", 0, "%s.mbps", prefix);
-			fig(c, "us", window_ns / 1e3, "%s.lat_at_least_us", prefix);
+	}
+	return 0;
+}
+
+/* The named workloads ("profile=NAME"): each a point under its name. */
+int fig_profiles(struct fctx *c, struct sb_err *e)
+{
+	for (size_t i = 0; i < c->nwl; i++) {
+		const char *name = c->wl[i].name;
+		if (strncmp(name, "profile=", 8) || !name[8])
 			continue;
-		}
-		fig(c, "IOPS", wl_iops(&c->wl[i]), "%s.iops", prefix);
-		fig(c, "MB/s", wl_bps(&c->wl[i]) / 1e6, "%s.mbps", prefix);
-		if (fig_workload_latency(c, &c->wl[i], prefix, e) ||
-		    fig_consistency(c, &c->wl[i], iops, prefix, e))
+		if (fig_point(c, &c->wl[i], true, name + 8, e))
 			return -1;
 	}
 	return 0;

@@ -218,6 +218,7 @@ static const struct {
 	{ "tail", fig_sweep },
 	{ "boot", fig_boot },
 	{ "load_sweep", fig_load_sweep },
+	{ "profiles", fig_profiles },
 };
 
 int findings_step(struct store *s, int64_t run_id, const struct plan *p,

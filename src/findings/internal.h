@@ -54,5 +54,6 @@ int fig_ss_precond(struct fctx *c, struct sb_err *e);
 int fig_sweep(struct fctx *c, struct sb_err *e);
 int fig_boot(struct fctx *c, struct sb_err *e);
 int fig_load_sweep(struct fctx *c, struct sb_err *e);
+int fig_profiles(struct fctx *c, struct sb_err *e);
 
 #endif

@@ -192,6 +192,7 @@ static int open_db(const char *path, const char *query, int flags,
 	sqlite3_busy_timeout(s->db, 10000);
 	s->readonly = !(flags & SQLITE_OPEN_READWRITE);
 	s->last_commit_ns = store_monotonic_ns();
+	s->commit_every_ns = 1000000000u;
 	*out = s;
 	return 0;
 }

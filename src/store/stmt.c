@@ -243,11 +243,16 @@ void store_set_commit_delay(struct store *s, uint64_t ns)
 	s->commit_delay_ns = ns;
 }
 
+void store_set_commit_every(struct store *s, uint64_t ns)
+{
+	s->commit_every_ns = ns;
+}
+
 int store_tick(struct store *s, bool force, struct sb_err *e)
 {
 	if (sqlite3_get_autocommit(s->db))
 		return 0;
-	if (!force && store_monotonic_ns() - s->last_commit_ns < 1000000000u)
+	if (!force && store_monotonic_ns() - s->last_commit_ns < s->commit_every_ns)
 		return 0;
 	return store_commit(s, e);
 }

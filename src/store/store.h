@@ -133,6 +133,14 @@ int store_add_device_query(struct store *s, int64_t workload_id, uint64_t t_star
 /* Commit if the last commit is older than a second (or `force`). */
 int store_tick(struct store *s, bool force, struct sb_err *e);
 /*
+ * Several processes writing one database (targets measured at once):
+ * SQLite lets one write at a time, and a transaction held open for the
+ * second between ticks would make the others' collectors wait that long.
+ * With `ns` 0 every tick commits, so the write lock is held only while
+ * one interval's rows are written.
+ */
+void store_set_commit_every(struct store *s, uint64_t ns);
+/*
  * Tests: every commit takes `ns` longer, as on a slow disk or during a WAL
  * checkpoint, so a test can show what a slow store does to a run.
  */

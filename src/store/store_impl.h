@@ -62,6 +62,7 @@ struct store {
 	uint64_t last_commit_ns;	/* CLOCK_MONOTONIC of the last commit */
 	uint64_t commits;		/* how many, for tests of batching */
 	uint64_t commit_delay_ns;	/* tests: every commit takes this longer */
+	uint64_t commit_every_ns;	/* store_tick's period (1 s) */
 	sqlite3_stmt *stmt[ST_COUNT];
 	uint8_t *hist_buf;		/* reused encode buffer */
 	size_t hist_buf_len;

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/profiles.h"
+
 #define KiB 1024.0
 #define GiB (1024.0 * 1024.0 * 1024.0)
 #define MAX_BS (64.0 * 1024 * 1024)
@@ -185,6 +187,15 @@ static const struct param_desc boot_params[] = {
 	{ "bisect_time", PT_DURATION, 0, 0, NULL, "run length while bisecting" },
 	{ "confirm_time", PT_DURATION, 0, 0, NULL, "run length while stepping down" },
 	{ "confirm_runs", PT_UINT, 1, 100, NULL, "search=confirm: runs per step down; the minimum IOPS counts" },
+	{ NULL, 0, 0, 0, NULL, NULL },
+};
+
+static const struct param_desc profiles_params[] = {
+	{ "profiles", PT_ENUM_LIST, 0, 0, WORKLOAD_PROFILE_CHOICES, "named workloads (run --profile), one after the other: jesd219, oltp, vdi, cdn (docs/run.md)" },
+	{ "qd", PT_UINT, 0, 1024, NULL, "queue depth; 0 = each profile's own" },
+	{ "ramp", PT_DURATION, 0, 0, NULL, "unmeasured start of each profile" },
+	{ "time", PT_DURATION, 0, 0, NULL, "measured time of each profile" },
+	{ "span", PT_AMOUNT, 0, 0, NULL, "region at the start of the drive" },
 	{ NULL, 0, 0, 0, NULL, NULL },
 };
 
@@ -492,6 +503,33 @@ static void est_load_sweep(const struct plan_step *st, const struct plan_target 
 	est->exact = true;
 }
 
+uint32_t step_profiles_list(const struct plan_step *st,
+			    const struct workload_profile **out, uint32_t max)
+{
+	char buf[PARAM_TEXT_MAX];
+	snprintf(buf, sizeof buf, "%s", step_param(st, "profiles")->s);
+	char *save = NULL;
+	uint32_t n = 0;
+	for (char *w = strtok_r(buf, ",", &save); w && n < max; w = strtok_r(NULL, ",", &save))
+		if ((out[n] = workload_profile_find(w)))	/* the choices are its names */
+			n++;
+	return n;
+}
+
+static void est_profiles(const struct plan_step *st, const struct plan_target *t,
+			 struct step_estimate *est)
+{
+	const struct workload_profile *p[PARAM_LIST_MAX];
+	uint32_t n = step_profiles_list(st, p, PARAM_LIST_MAX);
+	double each = secs(step_u64(st, "ramp") + step_u64(st, "time"));
+	for (uint32_t i = 0; i < n; i++) {
+		double writes = (100.0 - (double)p[i]->read_pct) / 100.0;
+		est->bytes_written += (uint64_t)(each * (double)t->assumed_rate * writes);
+		est->seconds += each;
+	}
+	est->exact = true;
+}
+
 static void est_boot(const struct plan_step *st, const struct plan_target *t,
 		     struct step_estimate *est)
 {
@@ -546,6 +584,7 @@ const struct step_kind step_kinds[] = {
 	{ "tail", tail_params, true, false, check_timed, est_tail },
 	{ "boot", boot_params, true, true, check_boot, est_boot },
 	{ "load_sweep", load_sweep_params, true, false, check_timed, est_load_sweep },
+	{ "profiles", profiles_params, true, false, check_timed, est_profiles },
 	{ NULL, NULL, false, false, NULL, NULL },
 };
 

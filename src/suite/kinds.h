@@ -16,4 +16,9 @@ bool step_kind_may_monitor(const struct step_kind *k);
 uint32_t active_range_spans(const struct plan_step *st, uint64_t size,
 			    uint64_t align, uint64_t *spans, uint32_t max);
 
+struct workload_profile;
+/* The named workloads a profiles step runs, in order; how many. */
+uint32_t step_profiles_list(const struct plan_step *st,
+			    const struct workload_profile **out, uint32_t max);
+
 #endif

@@ -62,6 +62,10 @@ const struct step_template step_templates[] = {
 	{ "load_sweep", "load_sweep", HALF_ESSD, "latency at a given load: RND 4 KiB 70:30 and read, the maximum then 10 ... 100 % of it (off by default)", "rnd_precond",
 	  "enabled=no mixes=70,100 bs=4KiB qd=32 levels=10,20,30,40,50,60,70,80,90,100 "
 	  "process=uniform ramp=5s time=30s limit=1ms span=100% rest=0" },
+	/* Not the reviewer's: named mixes (docs/run.md) at steady state, on
+	   request (enabled=yes in a plan file); before boot, which discards */
+	{ "profiles", "profiles", HALF_ESSD, "named workloads (JESD219, OLTP, VDI, CDN) at steady state", "rnd_precond",
+	  "enabled=no profiles=jesd219,oltp,vdi,cdn qd=0 ramp=30s time=5m span=100% rest=0" },
 	{ "boot", "boot", HALF_ESSD, "boot workload (OCP BootBench): numjobs search", NULL,
 	  "pass_iops=60000 prefill_bs=128KiB prefill_qd=16 prefill_writes=2 "
 	  "read_bs=32KiB writer_bs=128KiB writer_rate=15MiB/s fsync_every=256MiB "
@@ -100,7 +104,7 @@ static const char quick_settings[] =
 	"rnd_sweeps.qds=1,8,32 rnd_sweeps.ramp=100ms rnd_sweeps.time=500ms "
 	"ai_sweep.qds=1,32 ai_sweep.ramp=100ms ai_sweep.time=500ms "
 	"iu_sweeps.qds=1,32 iu_sweeps.ramp=100ms iu_sweeps.time=500ms "
-	"tail_latency.time=1s "
+	"tail_latency.time=1s profiles.ramp=100ms profiles.time=500ms "
 	"load_sweep.ramp=100ms load_sweep.time=500ms "
 	"boot.prefill_writes=0.25 boot.n_start=1 boot.n_max=4 boot.double_time=500ms "
 	"boot.bisect_time=500ms boot.confirm_time=500ms boot.confirm_runs=2 "

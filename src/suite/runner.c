@@ -42,6 +42,7 @@ static const struct {
 	{ "tail", step_run_sweep },
 	{ "boot", step_run_boot },
 	{ "load_sweep", step_run_load_sweep },
+	{ "profiles", step_run_profiles },
 };
 
 static step_fn fn_of(const struct step_kind *k)

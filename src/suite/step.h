@@ -111,5 +111,6 @@ int step_run_ss_precond(struct step_ctx *c, struct sb_err *e);
 int step_run_sweep(struct step_ctx *c, struct sb_err *e);
 int step_run_boot(struct step_ctx *c, struct sb_err *e);
 int step_run_load_sweep(struct step_ctx *c, struct sb_err *e);
+int step_run_profiles(struct step_ctx *c, struct sb_err *e);
 
 #endif

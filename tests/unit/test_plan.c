@@ -33,7 +33,7 @@ TEST(presets_have_the_methodology_steps)
 {
 	struct sb_err e;
 	CHECK(plan_init(&plan, "full", &e) == 0);
-	CHECK_EQ_U64(plan.nsteps, 18);
+	CHECK_EQ_U64(plan.nsteps, 19);
 	CHECK_EQ_STR(plan.steps[0].name, "purge");
 	CHECK_EQ_STR(plan.steps[2].name, "fill");
 	CHECK_EQ_STR(plan.steps[7].name, "reclaim");
@@ -41,14 +41,16 @@ TEST(presets_have_the_methodology_steps)
 	/* beyond the reviewer's stack, and off unless asked for */
 	CHECK_EQ_STR(plan.steps[16].name, "load_sweep");
 	CHECK(!step_enabled(&plan.steps[16]));
-	CHECK_EQ_STR(plan.steps[17].name, "boot");
+	CHECK_EQ_STR(plan.steps[17].name, "profiles");
+	CHECK(!step_enabled(&plan.steps[17]));
+	CHECK_EQ_STR(plan.steps[18].name, "boot");
 	CHECK(plan_init(&plan, "cssd", &e) == 0);
 	CHECK_EQ_U64(plan.nsteps, 8);
 	CHECK(plan_init(&plan, "essd", &e) == 0);
-	CHECK_EQ_U64(plan.nsteps, 10);
+	CHECK_EQ_U64(plan.nsteps, 11);
 	CHECK_EQ_STR(plan.steps[0].name, "essd_purge");
 	CHECK(plan_init(&plan, "quick", &e) == 0);
-	CHECK_EQ_U64(plan.nsteps, 18);
+	CHECK_EQ_U64(plan.nsteps, 19);
 	CHECK(plan_init(&plan, "fast", &e) == -1);
 	CHECK(contains(e.msg, "unknown preset 'fast'"));
 	CHECK(contains(e.msg, "cssd, essd, full, quick"));
@@ -340,6 +342,38 @@ TEST(estimates_follow_the_parameters)
 	plan_estimate_step(plan_find(&plan, "reclaim"), &t, &est);
 	CHECK_NEAR(est.seconds, 7 * (10 + 50 + 60) + (5 + 10 + 15 + 30 + 60 + 120 + 240) + 300, 1e-6);
 	CHECK_EQ_U64(est.bytes_written, 7 * (50 * GiB + 60 * GiB));
+}
+
+/*
+ * The named workloads as a step: off unless asked for (the reviewer's
+ * methodology has no such step), its profile names checked when set, its
+ * time what the estimate says, its writes each profile's write share.
+ */
+TEST(profiles_step)
+{
+	struct sb_err e;
+	struct step_estimate est;
+	CHECK(plan_init(&plan, "full", &e) == 0);
+	const struct plan_step *st = plan_find(&plan, "profiles");
+	CHECK(st && !step_enabled(st));
+	CHECK(plan_read_text(&plan, "p.ini", "[profiles]\nenabled=yes profiles=vdi,cdn time=1m ramp=0\n",
+			     &e) == 0);
+	CHECK(step_enabled(st));
+	CHECK_EQ_U64(step_param(st, "profiles")->n, 2);
+	if (plan_check(&plan, &big, &e))
+		CHECK_FAIL("plan_check: %s", e.msg);
+	struct plan_target t = { .size = 100ull * GiB, .logical_block = 512,
+				 .is_block_device = true, .assumed_rate = 1ull * GiB };
+	plan_estimate_step(st, &t, &est);
+	CHECK(est.exact);
+	CHECK_NEAR(est.seconds, 2 * 60, 1e-6);
+	/* VDI writes 80 % of its minute, CDN 5 % */
+	CHECK_EQ_U64(est.bytes_written, (uint64_t)(60.0 * GiB * 0.80) + (uint64_t)(60.0 * GiB * 0.05));
+	CHECK(plan_set(&plan, "profiles.profiles=vdi,tpcc", "--set", &e) == -1);
+	CHECK(contains(e.msg, "'tpcc' is not one of jesd219|oltp|vdi|cdn"));
+	CHECK(plan_set(&plan, "profiles.time=0", "--set", &e) == 0);
+	CHECK(plan_check(&plan, &big, &e) == -1);
+	CHECK(contains(e.msg, "time must be longer than 0"));
 }
 
 /*

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/run_options.h"
+#include "engine/profiles.h"
 #include "common/sample.h"
 
 static int parse(struct run_options *o, struct sb_err *e, const char **args)
@@ -184,7 +185,71 @@ TEST(profile_oltp_and_later_options_win)
 	static struct run_options o2;
 	const char *b[] = { "--target=x", "--profile=tpcc", NULL };
 	CHECK(parse(&o2, &e, b) != 0);
-	CHECK(strstr(e.msg, "no profile 'tpcc' (there are jesd219, oltp)") != NULL);
+	CHECK(strstr(e.msg, "no profile 'tpcc' (there are jesd219, oltp, vdi, cdn)") != NULL);
+}
+
+/* VDI-like as docs/run.md gives it from its sources: small random I/O,
+   80 % of it writes (20 % reads), QD16. */
+TEST(profile_vdi_is_small_write_heavy)
+{
+	static struct run_options o;
+	struct sb_err e;
+	const char *a[] = { "--target=x", "--profile=vdi", NULL };
+	CHECK(parse(&o, &e, a) == 0);
+	CHECK(run_options_resolve(&o, 1ull << 30, &e) == 0);
+	const struct workload *w = &o.wl[0].w;
+	CHECK(w->pattern == PATTERN_RAND);
+	CHECK_EQ_U64(w->read_pct, 20);
+	CHECK_EQ_U64(w->bs, 4096);
+	CHECK_EQ_U64(w->qd, 16);
+	CHECK(!workload_has_bssplit(w) && w->dist.kind == DIST_UNIFORM);
+	CHECK(strcmp(workload_rw(w), "randrw") == 0);
+}
+
+/* CDN-like: 95 % reads of 128 KiB (50 %), 256 KiB (25 %) and 1 MiB (25 %)
+   blocks in both directions, Zipf 1.1 offsets, QD16. */
+TEST(profile_cdn_is_read_mostly_large_blocks)
+{
+	static struct run_options o;
+	struct sb_err e;
+	const char *a[] = { "--target=x", "--profile", "cdn", "--qd", "4", NULL };
+	CHECK(parse(&o, &e, a) == 0);
+	CHECK(run_options_resolve(&o, 1ull << 30, &e) == 0);
+	const struct workload *w = &o.wl[0].w;
+	CHECK(w->pattern == PATTERN_RAND);
+	CHECK_EQ_U64(w->read_pct, 95);
+	CHECK_EQ_U64(w->qd, 4);	/* the option after the profile */
+	static const uint32_t bs[] = { 131072, 262144, 1048576 };
+	static const double pct[] = { 50, 25, 25 };
+	for (int d = DIR_READ; d <= DIR_WRITE; d++) {
+		CHECK_EQ_U64(w->bssplit[d].n, 3);
+		for (uint32_t i = 0; i < 3 && i < w->bssplit[d].n; i++) {
+			CHECK_EQ_U64(w->bssplit[d].bs[i], bs[i]);
+			CHECK(w->bssplit[d].pct[i] == pct[i]);
+		}
+	}
+	CHECK(w->dist.kind == DIST_ZIPF && w->dist.param == 1.1);
+}
+
+/* The plan parameter's choices and the table name the same profiles. */
+TEST(profile_choices_are_the_table)
+{
+	char names[256];
+	workload_profile_names(names, sizeof names);
+	char choices[256];
+	snprintf(choices, sizeof choices, "%s", WORKLOAD_PROFILE_CHOICES);
+	for (char *c = choices; *c; c++)
+		if (*c == '|')
+			*c = ',';
+	char listed[256] = "";
+	for (size_t i = 0; workload_profile_at(i); i++) {
+		size_t n = strlen(listed);
+		snprintf(listed + n, sizeof listed - n, "%s%s", i ? "," : "",
+			 workload_profile_at(i)->name);
+		CHECK(workload_profile_find(workload_profile_at(i)->name) == workload_profile_at(i));
+	}
+	CHECK(strcmp(listed, choices) == 0);
+	CHECK(strcmp(names, "jesd219, oltp, vdi, cdn") == 0);
 }
 
 CHECK_MAIN("run_options")

@@ -163,6 +163,36 @@ TEST(killed_writer_loses_nothing_committed)
 }
 
 /*
+ * Several processes writing one file at once (targets measured together):
+ * with store_set_commit_every(0) every tick commits, so no write
+ * transaction stays open between intervals to keep another writer waiting:
+ * after each tick the sample is already visible to another connection.
+ */
+TEST(shared_writer_commits_at_every_tick)
+{
+	struct store *s = open_new("every.db");
+	struct sb_err e;
+	if (!s)
+		return;
+	const char *p = db_path("every.db");
+	int64_t run = begin_run(s, "t"), wl;
+	CHECK(store_workload_begin(s, run, 0, 0, "w", NULL, &wl, &e) == 0);
+	CHECK(store_tick(s, true, &e) == 0);
+	store_set_commit_every(s, 0);
+	uint64_t commits = s->commits;
+	struct interval_sample x;
+	for (uint64_t i = 0; i < 5; i++) {
+		make_sample(&x, 0, i, 1);
+		CHECK(store_add_sample(s, wl, &x, &e) == 0);
+		CHECK(store_tick(s, false, &e) == 0);
+		CHECK(s->commits == commits + i + 1);
+		CHECK(sqlite3_get_autocommit(s->db));	/* no transaction left open */
+		CHECK(samples_seen(p, wl) == i + 1);
+	}
+	store_close(s);
+}
+
+/*
  * Two writers on one file, as two runs sharing a database: each holds the
  * write lock for up to a second between commits, and the other must get
  * its turn within the busy timeout rather than fail or lose samples.
