@@ -13,6 +13,8 @@ PACKAGES=(build-essential pkg-config liburing-dev libsqlite3-dev libjansson-dev 
 PACKAGES+=(blktrace)
 # The report test renders the HTML page in a headless browser.
 PACKAGES+=(chromium)
+# The several-targets tests read the runs' JSON arrays.
+PACKAGES+=(jq)
 # The VM tests (tests/vm/): a QEMU guest running this kernel image with a
 # busybox initramfs, and the independent tools the device facts are checked
 # against and the faults are made with.
