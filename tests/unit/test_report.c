@@ -950,6 +950,135 @@ TEST(stalled_sweep_point_flagged_and_drawn)
 	CHECK(system(cmd) == 0);
 }
 
+/* The figures fig_load stores for one level of load_sweep, made up here. */
+static void load_level(struct store *s, int64_t run, int64_t st, unsigned load,
+		       double sc)
+{
+	static const char *const keys[] = { "target_iops", "iops", "resp_p50_us",
+					    "resp_p99_us", "resp_p99_9_us", "resp_p99_99_us",
+					    "svc_p99_99_us", "late_share" };
+	double v[] = { 1000.0 * load, 1000.0 * load * sc, 50 + load, 100 + 2 * load,
+		       200 + 5 * load, (300 + 10 * load) / sc, 150, 0.25 };
+	struct sb_err e;
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+		char key[128];
+		snprintf(key, sizeof key, "load_sweep.mix100.load%u.%s", load, keys[k]);
+		CHECK(store_put_metric(s, run, st, 0, key, v[k], "", &e) == 0);
+	}
+}
+
+static int64_t load_run(struct store *s, const char *target, double sc)
+{
+	struct sb_err e;
+	struct run_begin b = { .kind = "suite", .target = target,
+			       .command_line = "ssdbench suite", .params_json = "{}" };
+	int64_t run;
+	CHECK(store_run_begin(s, &b, &run, &e) == 0);
+	int64_t st = fx_step(s, run, 0, "load_sweep", "{\"kind\":\"load_sweep\"}");
+	double v[10];
+	for (int k = 0; k < 10; k++)
+		v[k] = 409.6 * sc;	/* 100000 IOPS of 4 KiB */
+	static const unsigned loads[] = { 10, 50, 100 };
+	struct fx_wl max = { "mix=100 phase=max", "rand", 100, 4096, 4, 0 };
+	fx_put(s, run, st, 0, &max, v, 10, 40, 20000);
+	for (int i = 0; i < 3; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "mix=100 load=%u", loads[i]);
+		struct fx_wl w = { name, "rand", 100, 4096, 4, 0 };
+		fx_put(s, run, st, (uint32_t)i + 1, &w, v, 10, 40, 20000);
+		load_level(s, run, st, loads[i], sc);
+	}
+	/* the finding: p99.99 (300 + 10 load) / sc over 1 ms first at 100 % */
+	static const char *const keys[] = { "max_iops", "limit_us", "limit_crossed",
+					    "limit_crossed_load_pct", "limit_crossed_iops",
+					    "limit_ok_iops" };
+	double f[] = { 100000 * sc, 1000, 1, 100, 100000 * sc, 50000 * sc };
+	for (int k = 0; k < 6; k++) {
+		char key[128];
+		snprintf(key, sizeof key, "load_sweep.mix100.%s", keys[k]);
+		CHECK(store_put_metric(s, run, st, 0, key, f[k], "", &e) == 0);
+	}
+	fx_step_done(s, st);
+	CHECK(store_run_finish(s, run, "done", NULL, &e) == 0);
+	return run;
+}
+
+/*
+ * load_sweep: the response-latency curve is the stored figures, point for
+ * point (x the achieved IOPS, y each percentile), with the limit as a
+ * line; every device's p99.99 on a second chart; the finding in words; a
+ * hostile device name only as escaped text.
+ */
+TEST(load_sweep_curve_is_the_figures)
+{
+	char dir[600], db[700], out[700];
+	snprintf(dir, sizeof(dir), "/tmp/ssdbench-load.XXXXXX");
+	CHECK(mkdtemp(dir));
+	snprintf(db, sizeof(db), "%s/load.db", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	struct sb_err e;
+	struct store *s;
+	CHECK(store_open(db, &s, &e) == 0);
+	int64_t dut = load_run(s, "sim:dut", 1.0);
+	int64_t other = load_run(s, "sim:<b>evil</b>", 0.5);
+	store_close(s);
+	struct rpt_run r[2];
+	CHECK(rpt_run_load(&r[0], db, dut, &e) == 0);
+	CHECK(rpt_run_load(&r[1], db, other, &e) == 0);
+	struct report_opts o;
+	report_opts_defaults(&o);
+	o.out_dir = out;
+	struct report_stats rs;
+	CHECK(report_build(r, 2, &o, &rs, &e) == 0);
+
+	char path[1200];
+	DIR *d = opendir(out);
+	int seen = 0;
+	for (struct dirent *de; d && (de = readdir(d));) {
+		size_t n = strlen(de->d_name);
+		if (n < 4 || strcmp(de->d_name + n - 4, ".dat") || !strstr(de->d_name, "load_sweep"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", out, de->d_name);
+		char *dat = slurp_path(path);
+		if (!dat)
+			continue;
+		if (strstr(de->d_name, "devices")) {
+			seen |= 2;
+			CHECK(has_point(dat, 100000, 1300, 1e-9));	/* the DUT */
+			CHECK(has_point(dat, 50000, 2600, 1e-9));	/* the other at 100 % */
+		} else {
+			seen |= 1;
+			for (unsigned l = 10; l <= 100; l += l == 10 ? 40 : 50) {
+				CHECK(has_point(dat, 1000.0 * l, 50 + l, 1e-9));
+				CHECK(has_point(dat, 1000.0 * l, 100 + 2 * l, 1e-9));
+				CHECK(has_point(dat, 1000.0 * l, 200 + 5 * l, 1e-9));
+				CHECK(has_point(dat, 1000.0 * l, 300 + 10 * l, 1e-9));
+			}
+			char gp[1200];
+			snprintf(gp, sizeof gp, "%.*s.gp", (int)(strlen(path) - 4), path);
+			char *g = slurp_path(gp);
+			CHECK(g && strstr(g, "first 1000 "));	/* the limit */
+			free(g);
+		}
+		free(dat);
+	}
+	if (d)
+		closedir(d);
+	CHECK_EQ_U64(seen, 3);
+	snprintf(path, sizeof(path), "%s/index.html", out);
+	char *html = slurp_path(path);
+	CHECK(html && strstr(html, "RND 4 KiB read: p99.99 response latency exceeds 1 ms "
+			     "at 100 % load (100.0 k IOPS achieved of 100.0 k IOPS at most)"));
+	CHECK(html && !strstr(html, "<b>evil"));
+	CHECK(html && strstr(html, "&lt;b&gt;evil"));
+	free(html);
+	rpt_run_free(&r[0]);
+	rpt_run_free(&r[1]);
+	char cmd[700];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
+}
+
 TEST(zz_cleanup)
 {
 	for (int i = 0; i < 3; i++)
