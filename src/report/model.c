@@ -170,6 +170,8 @@ void rpt_spec_parse(struct rpt_spec *s, const char *spec_json,
 			snprintf(s->pattern, sizeof(s->pattern), "seq");
 		else if (!strncmp(buf, "rand", 4) || !strncmp(buf, "rnd", 3))
 			snprintf(s->pattern, sizeof(s->pattern), "rand");
+		else if (!strcmp(buf, "replay"))
+			snprintf(s->pattern, sizeof(s->pattern), "replay");
 	} else if (json_get_text(spec_json, "rw", buf, sizeof(buf))) {
 		/* `ssdbench run` stores fio's word: randread, write, rw ... */
 		snprintf(s->pattern, sizeof(s->pattern), "%s",
@@ -179,7 +181,8 @@ void rpt_spec_parse(struct rpt_spec *s, const char *spec_json,
 	s->qd = json_int(spec_json, "qd", -1);
 	s->jobs = json_int(spec_json, "jobs", -1);
 	double v;
-	if (json_get_number(spec_json, "bs", &v))
+	/* a replay's bs is its longest I/O, not the size of its I/Os */
+	if (json_get_number(spec_json, "bs", &v) && strcmp(s->pattern, "replay"))
 		s->bs = (int64_t)v;
 	if (json_get_number(spec_json, "span_len", &v) ||
 	    json_get_number(spec_json, "span", &v))

@@ -61,7 +61,7 @@ struct rpt_point {
 
 /* What the workload spec says, where it says it; -1 / "" when unknown. */
 struct rpt_spec {
-	char pattern[8];	/* "seq" or "rand" */
+	char pattern[8];	/* "seq", "rand" or "replay" */
 	int read_pct;
 	int64_t bs;
 	int qd, jobs;

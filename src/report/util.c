@@ -150,7 +150,8 @@ const char *spec_label(const struct rpt_spec *s, char *buf, size_t len)
 	else if (s->bs > 0)
 		bufprintf(bs, sizeof(bs), " %lld B", (long long)s->bs);
 	const char *pat = !strcmp(s->pattern, "seq") ? "SEQ"
-			: !strcmp(s->pattern, "rand") ? "RND" : "";
+			: !strcmp(s->pattern, "rand") ? "RND"
+			: !strcmp(s->pattern, "replay") ? "replay" : "";
 	char mix[32];
 	if (s->read_pct == 100)
 		bufprintf(mix, sizeof(mix), "read");

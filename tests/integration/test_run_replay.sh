@@ -67,6 +67,10 @@ q "select spec_json from workloads where run_id=$id" | grep -q '"replay"' || fai
 [ "$(q "select count(*) from samples s join workloads w on s.workload_id = w.id where w.run_id=$id")" -ge 1 ] ||
 	fail "v2: no samples stored"
 
+# the report names it a replay (its bs is only its longest I/O)
+$S report "$id" --db r.db --out rep >/dev/null 2>rep.err || fail "report of a replay: $(cat rep.err)"
+grep -q "replay 33:67" rep/index.html || fail "the report does not name the replay: $(grep -o 'Workloads[^.]*' rep/index.html | head -1)"
+
 echo "== fio iolog version 3 (timestamps in microseconds) on a simulated drive"
 cat >v3.log <<'EOF'
 fio version 3 iolog
