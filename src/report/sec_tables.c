@@ -99,6 +99,7 @@ static void kv_label(const char *key, char *buf, size_t len)
 		{ "device profile", "Simulator profile" },
 		{ "device description", "Description" },
 		{ "device scale", "Simulator scale" }, { "device seed", "Simulator seed" },
+		{ "device nand_gb", "NAND of the simulated profile (GB)" },
 		{ "device serial", "Serial" }, { "device firmware", "Firmware" },
 	};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
