@@ -115,6 +115,12 @@ int sec_sync(struct rctx *x, const char *step);
 int sec_boot(struct rctx *x, const char *step);
 int sec_peak(struct rctx *x, const char *step);
 
+/* A table with one column per device: its caption, then the header row
+   `first` and every device's label (the caller's rows follow, each begun
+   with page_tr; page_table_end closes it).  `cls` may be NULL. */
+void device_table_begin(struct rctx *x, FILE *f, const char *cls,
+			const char *caption, const char *first);
+
 /* Throughput and latency of workloads, one row per workload and run. */
 void workload_table(struct rctx *x, const struct rpt_workload *const *wl,
 		    size_t n, const char *caption);

@@ -72,17 +72,16 @@ static void inputs(const struct rctx *x, size_t r, const struct drive_sheet *ds,
 	in->cap_v = ds->plp_capacitor_v;
 }
 
-/* Why a datasheet figure is absent, for device r. */
-static void no_sheet(const struct rctx *x, size_t r, const char *key,
-		     char *buf, size_t len)
+/* Why a datasheet figure is absent, for device r (docs/report.md names
+   the keys that give it; the page uses words, not keys). */
+static void no_sheet(const struct rctx *x, size_t r, char *buf, size_t len)
 {
 	if (r)
 		bufprintf(buf, len, "not known (the datasheet file is the DUT's)");
 	else if (!x->o->datasheet)
-		bufprintf(buf, len, "not known (no --datasheet file; its key %s "
-			  "gives it)", key);
+		bufprintf(buf, len, "not known (no datasheet file given)");
 	else
-		bufprintf(buf, len, "not in the datasheet file (key %s)", key);
+		bufprintf(buf, len, "not in the datasheet file");
 }
 
 enum calc_row { ROW_USER, ROW_RAW, ROW_OP, ROW_DRAM, ROW_RATIO, ROW_ENERGY,
@@ -114,7 +113,7 @@ static void cell(struct rctx *x, size_t r, enum calc_row row,
 			bufprintf(buf, len, "%s (from %s)",
 				  fmt_size(x, in->raw_bytes, b, 48), in->raw_from);
 		else
-			no_sheet(x, r, "raw_nand_gb", buf, len);
+			no_sheet(x, r, buf, len);
 		return;
 	case ROW_OP:
 		if (isfinite(op))
@@ -128,7 +127,7 @@ static void cell(struct rctx *x, size_t r, enum calc_row row,
 			bufprintf(buf, len, "%s MiB",
 				  page_num(in->dram_bytes / 1048576, 0, b, 48));
 		else
-			no_sheet(x, r, "dram_mib", buf, len);
+			no_sheet(x, r, buf, len);
 		return;
 	case ROW_RATIO:
 		if (isfinite(ratio))
@@ -146,8 +145,7 @@ static void cell(struct rctx *x, size_t r, enum calc_row row,
 				  chart_number(in->cap_f * 1e6, c, sizeof(c)),
 				  chart_number(in->cap_v, v, sizeof(v)));
 		} else {
-			no_sheet(x, r, "plp_capacitors, plp_capacitor_uf, "
-				 "plp_capacitor_v", buf, len);
+			no_sheet(x, r, buf, len);
 		}
 		return;
 	case ROW_POWER:
@@ -156,7 +154,7 @@ static void cell(struct rctx *x, size_t r, enum calc_row row,
 				  chart_number(in->power_w, b, 48), in->power_from);
 		else
 			bufprintf(buf, len, "not known (no power state in the "
-				  "facts; datasheet key power_w)");
+				  "facts, none in a datasheet file)");
 		return;
 	case ROW_HOLDUP:
 		if (isfinite(hold))
@@ -181,15 +179,8 @@ int sec_device_calc(struct rctx *x, struct sb_err *e)
 	for (size_t r = 0; r < x->nruns; r++)
 		inputs(x, r, have ? &ds : NULL, &in[r]);
 	FILE *f = x->pg.top;
-	x->pg.ntables++;
-	fputs("<table class=\"calc\">\n<caption>", f);
-	page_esc(f, "Small calculations (as the reviews do them by hand)");
-	fputs("</caption>\n<tr><th></th>", f);
-	for (size_t r = 0; r < x->nruns; r++) {
-		fputs("<th>", f);
-		page_esc(f, x->runs[r].label);
-		fputs("</th>", f);
-	}
+	device_table_begin(x, f, "calc", "Small calculations (as the reviews "
+			   "do them by hand)", "");
 	for (int row = 0; row < NROWS; row++) {
 		page_tr(f);
 		page_td(f, "%s", row_names[row]);

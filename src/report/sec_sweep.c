@@ -287,15 +287,7 @@ static void stddev_table(struct rctx *x, const struct group *g)
 	bufprintf(cap, sizeof(cap), "%s: standard deviation of the 100 ms "
 		  "samples per QD (%s; CV in brackets), every device", g->label,
 		  g->iops ? "IOPS" : x->bw_unit);
-	x->pg.ntables++;
-	fputs("<table>\n<caption>", f);
-	page_esc(f, cap);
-	fputs("</caption>\n<tr><th>QD</th>", f);
-	for (size_t r = 0; r < x->nruns; r++) {
-		fputs("<th>", f);
-		page_esc(f, x->runs[r].label);
-		fputs("</th>", f);
-	}
+	device_table_begin(x, f, NULL, cap, "QD");
 	double div = g->iops ? 1 : x->bw_div;
 	for (size_t k = 0; k < g->n; k++) {
 		page_tr(f);

@@ -166,15 +166,7 @@ static void kv_table(struct rctx *x, const char *caption,
 			kv_flatten(root, "", &fl[r]);
 		json_decref(root);
 	}
-	x->pg.ntables++;
-	fputs("<table>\n<caption>", f);
-	page_esc(f, caption);
-	fputs("</caption>\n<tr><th></th>", f);
-	for (size_t r = 0; r < x->nruns; r++) {
-		fputs("<th>", f);
-		page_esc(f, x->runs[r].label);
-		fputs("</th>", f);
-	}
+	device_table_begin(x, f, NULL, caption, "");
 	for (size_t from = 0; from < x->nruns; from++)
 		for (size_t i = 0; i < fl[from].n; i++) {
 			const char *key = fl[from].key[i];
