@@ -300,6 +300,10 @@ static void stddev_table(struct rctx *x, const struct group *g)
 				page_td(f, "not measured");
 			else if (!consistency(w, g->iops, &c))
 				page_td(f, "too few samples");
+			else if (!isfinite(c.fine.cv))	/* a stall: mean 0 */
+				page_td_class(f, "num", "%s (no CV: the mean is 0)",
+					      page_num(c.fine.stddev / div, -1, sd,
+						       sizeof(sd)));
 			else
 				page_td_class(f, "num", "%s (%s %%)",
 					      page_num(c.fine.stddev / div, -1, sd,
