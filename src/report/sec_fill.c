@@ -114,16 +114,16 @@ static int levels_chart(struct rctx *x, const char *step, size_t k,
 {
 	struct chart_mark m[2 + FILL_MAX_STAGES + FILL_MAX_LEVELS];
 	size_t n = 0;
-	char b[2][48];
+	char b[48];
 	if (f->has_cache) {
 		m[n] = (struct chart_mark){ false, f->cache_speed / x->bw_div, "" };
 		bufprintf(m[n].label, sizeof(m[n].label), "SLC cache %s",
-			  fmt_rate(x, f->cache_speed, b[0], 48));
+			  fmt_rate(x, f->cache_speed, b, 48));
 		n++;
 		double end = f->cache_start_bytes + f->cache_bytes;
 		m[n] = (struct chart_mark){ true, end / x->size_div, "" };
 		bufprintf(m[n].label, sizeof(m[n].label), "cache ends at %s: "
-			  "folding", fmt_size(x, end, b[0], 48));
+			  "folding", fmt_size(x, end, b, 48));
 		n++;
 	}
 	/* Stages after the cache, where each begins. */
@@ -132,14 +132,14 @@ static int levels_chart(struct rctx *x, const char *step, size_t k,
 		m[n] = (struct chart_mark){ true, f->stages[i].start_bytes /
 						  x->size_div, "" };
 		bufprintf(m[n].label, sizeof(m[n].label), "stage %s",
-			  fmt_rate(x, f->stages[i].mean, b[0], 48));
+			  fmt_rate(x, f->stages[i].mean, b, 48));
 		n++;
 	}
 	for (size_t i = 0; i < f->nlevels; i++) {
 		m[n] = (struct chart_mark){ false, f->levels[i].rate / x->bw_div, "" };
 		bufprintf(m[n].label, sizeof(m[n].label), "level %s (%.0f %% "
 			  "of the time after the cache)",
-			  fmt_rate(x, f->levels[i].rate, b[0], 48),
+			  fmt_rate(x, f->levels[i].rate, b, 48),
 			  100 * f->levels[i].time_share);
 		n++;
 	}
