@@ -483,6 +483,10 @@ int fill_analyze(const struct trace_pt *t, size_t n,
 		if (r[i] < 0.5 * out->true_avg)
 			slow_ns += t[i].ns;
 	out->below_half_share = (double)slow_ns / (double)ns;
+	double weighted = 0;
+	for (size_t i = 0; i < n; i++)
+		weighted += r[i] * (double)t[i].bytes;
+	out->position_avg = bytes ? weighted / (double)bytes : 0;
 
 	size_t B = window_samples(t, n, p->stage_block_s, p, 1);
 	size_t cstart, cend;

@@ -86,6 +86,12 @@ struct fill_result {
 	double mean_of_samples;		/* mean of the per-sample rates (whole slices) */
 	double p1, min, max;		/* of per-sample rates (whole slices) */
 	double below_half_share;	/* share of time below 0.5 x true_avg */
+	/* The average a dirty-test tool shows (speed vs position written,
+	   averaged over the position): the sample rates weighted by the
+	   bytes each wrote, every slice.  >= true_avg; far above it when
+	   the speed alternates between fast and slow (a QLC drive's tool
+	   average hid a true 117.7 MB/s). */
+	double position_avg;
 
 	bool has_cache;
 	double cache_speed;		/* true average of the cache stage */

@@ -98,6 +98,7 @@ static void emit_fill(const struct fill_result *r, struct json_writer *w)
 		json_double(w, "total_s", r->total_s);
 		json_double(w, "true_avg_bps", r->true_avg);
 		json_double(w, "mean_of_samples_bps", r->mean_of_samples);
+		json_double(w, "position_avg_bps", r->position_avg);
 		json_double(w, "p1_bps", r->p1);
 		json_double(w, "min_bps", r->min);
 		json_double(w, "max_bps", r->max);

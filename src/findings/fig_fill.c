@@ -55,6 +55,7 @@ static int fill_pass(struct fctx *c, const struct workload_row *w, uint64_t k,
 	fig(c, "", r->cache_phases, "pass%llu.slc_cache_phases", kk);
 	fig(c, u, r->mean_of_samples / MB, "pass%llu.mean_mbps", kk);
 	fig(c, u, r->true_avg / MB, "pass%llu.true_avg_mbps", kk);
+	fig(c, u, r->position_avg / MB, "pass%llu.position_avg_mbps", kk);
 	fig(c, u, r->p1 / MB, "pass%llu.p1_mbps", kk);
 	fig(c, u, r->min / MB, "pass%llu.min_mbps", kk);
 	fig(c, u, r->max / MB, "pass%llu.max_mbps", kk);

@@ -39,6 +39,27 @@ void chart_free(struct chart *c)
 	free(c->vmarks);
 	c->vmarks = NULL;
 	c->nvmarks = c->vmarks_cap = 0;
+	free(c->marks);
+	c->marks = NULL;
+	c->nmarks = c->marks_cap = 0;
+}
+
+int chart_add_mark(struct chart *c, bool vertical, double at,
+		   const char *label, struct sb_err *e)
+{
+	if (c->nmarks == c->marks_cap) {
+		size_t cap = c->marks_cap ? 2 * c->marks_cap : 8;
+		struct chart_mark *m = realloc(c->marks, cap * sizeof(*m));
+		if (!m)
+			return sb_errno(e, ENOMEM, "chart %s: marks", c->name);
+		c->marks = m;
+		c->marks_cap = cap;
+	}
+	struct chart_mark *m = &c->marks[c->nmarks++];
+	m->vertical = vertical;
+	m->at = at;
+	snprintf(m->label, sizeof(m->label), "%s", label ? label : "");
+	return 0;
 }
 
 int chart_add_vmark(struct chart *c, double x, struct sb_err *e)

@@ -29,8 +29,10 @@ enum chart_kind { CHART_LINES, CHART_SCATTER, CHART_BARS, CHART_NINES };
 struct chart_axis {
 	char label[128];	/* with its unit: "Bandwidth (MB/s)" */
 	bool log;		/* base-10 log scale */
-	bool has_min, has_max;	/* fixed range ends; else gnuplot decides */
+	bool has_min, has_max;	/* fixed range ends; else the data's, out to
+				   the next tick */
 	double min, max;
+	bool pow2_ticks;	/* a log axis ticked 1, 2, 4 ... (queue depths) */
 };
 
 struct chart_series {
@@ -39,7 +41,17 @@ struct chart_series {
 	bool emphasis;		/* drawn last (on top) and thicker: the DUT */
 	size_t n, cap;
 	double *x, *y;
-	char **labels;		/* bars: category of each point; else NULL */
+	char **labels;		/* bars: category of each point; lines and
+				   scatter: a text drawn beside the point
+				   ("QD32"), NULL for none */
+};
+
+/* A labelled reference line across the plot: a level at y, or a moment
+   or amount at x. */
+struct chart_mark {
+	bool vertical;		/* at x; else at y */
+	double at;
+	char label[96];		/* "" for none */
 };
 
 struct chart {
@@ -56,6 +68,8 @@ struct chart {
 	bool bar_values;	/* print each bar's value above it */
 	double *vmarks;		/* vertical marks at these x (device queries) */
 	size_t nvmarks, vmarks_cap;
+	struct chart_mark *marks;	/* labelled levels and moments */
+	size_t nmarks, marks_cap;
 };
 
 /* Zeroed chart with a name, title and kind; opacity 1. */
@@ -74,6 +88,34 @@ int series_add(struct chart_series *s, double x, double y, const char *label,
 
 /* A vertical mark at x (a moment: a device query ran then). */
 int chart_add_vmark(struct chart *c, double x, struct sb_err *e);
+
+/* A labelled reference line (a cache level, where the cache ended). */
+int chart_add_mark(struct chart *c, bool vertical, double at,
+		   const char *label, struct sb_err *e);
+
+/*
+ * A number for reading on a chart (tick labels, values on bars): never an
+ * exponent; from 10^4 up with a k, M or G suffix ("1.1M", "500k"), at most
+ * three significant digits after the suffix (chart_ticks.c).
+ */
+const char *chart_number(double v, char *buf, size_t len);
+
+/*
+ * The ticks of an axis over [lo, hi] (the data, or the axis' fixed ends):
+ * linear axes step by 1, 2, 2.5 or 5 x 10^k (about six ticks), log axes
+ * by decades (with 2 and 5 between when the axis spans at most two
+ * decades); a free end is moved out to the next tick, a fixed end kept.
+ * Labels are chart_number's, with the decimals the step needs.
+ */
+#define CHART_MAX_TICKS 48
+struct chart_ticks {
+	size_t n;
+	double v[CHART_MAX_TICKS];
+	char label[CHART_MAX_TICKS][24];
+	double lo, hi;		/* the axis range to set */
+};
+void chart_ticks(const struct chart_axis *a, double lo, double hi,
+		 struct chart_ticks *t);
 
 /* Points in all series; a chart with none is not worth drawing. */
 size_t chart_points(const struct chart *c);

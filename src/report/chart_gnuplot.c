@@ -129,9 +129,54 @@ static void write_xy_data(FILE *f, const struct chart *c)
 		fprintf(f, "# index %zu: ", i);
 		dat_label(f, s->title);
 		fputc('\n', f);
-		for (size_t k = 0; k < s->n; k++)
-			if (point_drawable(c, s->x[k], s->y[k]))
-				fprintf(f, "%.10g\t%.10g\n", s->x[k], s->y[k]);
+		for (size_t k = 0; k < s->n; k++) {
+			if (!point_drawable(c, s->x[k], s->y[k]))
+				continue;
+			fprintf(f, "%.10g\t%.10g", s->x[k], s->y[k]);
+			if (s->labels && s->labels[k]) {
+				fputc('\t', f);
+				dat_label(f, s->labels[k]);
+			}
+			fputc('\n', f);
+		}
+	}
+}
+
+/* Does a lines or scatter series carry texts beside its points? */
+static bool series_has_labels(const struct chart_series *s)
+{
+	for (size_t k = 0; s->labels && k < s->n; k++)
+		if (s->labels[k])
+			return true;
+	return false;
+}
+
+/* The extent of the drawable points (and the marks) along x or y; NaN
+   when there is none. */
+static void data_range(const struct chart *c, bool y, double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	for (size_t i = 0; i < c->nseries; i++) {
+		const struct chart_series *s = &c->series[i];
+		for (size_t k = 0; k < s->n; k++) {
+			if (!point_drawable(c, s->x[k], s->y[k]))
+				continue;
+			double v = y ? s->y[k] : s->x[k];
+			if (!(v >= *lo))
+				*lo = v;
+			if (!(v <= *hi))
+				*hi = v;
+		}
+	}
+	for (size_t i = 0; i < c->nmarks; i++) {
+		double v = c->marks[i].at;
+		if (c->marks[i].vertical != !y || !isfinite(v) ||
+		    ((y ? c->y.log : c->x.log) && v <= 0))
+			continue;
+		if (!(v >= *lo))
+			*lo = v;
+		if (!(v <= *hi))
+			*hi = v;
 	}
 }
 
@@ -158,6 +203,9 @@ static size_t bar_categories(const struct chart *c, const char **cat,
 
 static double write_bar_data(FILE *f, const struct chart *c)
 {
+	/* One series with its values printed: the text in a last column,
+	   written here (gnuplot's sprintf would print 1.26e+06). */
+	bool values = c->bar_values && c->nseries == 1;
 	const char *cat[MAX_CATEGORIES];
 	size_t ncat = bar_categories(c, cat, MAX_CATEGORIES);
 	double ymax = 0;
@@ -182,43 +230,88 @@ static double write_bar_data(FILE *f, const struct chart *c)
 			} else {
 				fputs("\t?", f);
 			}
+			if (values) {
+				char b[32];
+				fputc('\t', f);
+				dat_label(f, k < s->n && isfinite(s->y[k])
+					  ? chart_number(s->y[k], b, sizeof(b)) : "");
+			}
 		}
 		fputc('\n', f);
 	}
 	return ymax;
 }
 
-static void write_axis(FILE *f, char xy, const struct chart_axis *a)
+/*
+ * An axis with its range and its ticks written out (chart_ticks): the
+ * labels are ssdbench's, so none is ever in scientific notation.  `lo`,
+ * `hi` are the data's extent (NaN: none).
+ */
+static void write_axis(FILE *f, char xy, const struct chart_axis *a,
+		       double lo, double hi)
 {
 	fprintf(f, "set %clabel ", xy);
 	gp_string(f, a->label);
 	fputc('\n', f);
 	if (a->log)
 		fprintf(f, "set logscale %c 10\n", xy);
-	if (a->has_min || a->has_max) {
-		fprintf(f, "set %crange [", xy);
-		if (a->has_min)
-			fprintf(f, "%.10g", a->min);
+	struct chart_ticks t;
+	chart_ticks(a, lo, hi, &t);
+	/* gnuplot drops a log axis' tick that lies exactly on the range's
+	   end (log10 rounds): the range is a hair wider. */
+	double slack = a->log ? 1e-9 : 0;
+	fprintf(f, "set %crange [%.10g:%.10g]\n", xy, t.lo * (1 - slack),
+		t.hi * (1 + slack));
+	fprintf(f, "set %ctics (", xy);
+	for (size_t i = 0; i < t.n; i++)
+		fprintf(f, "%s\"%s\" %.10g", i ? ", " : "", t.label[i], t.v[i]);
+	fputs(")\n", f);
+}
+
+/* Labelled levels and moments: dashed grey lines, the text at the line. */
+static void write_marks(FILE *f, const struct chart *c)
+{
+	for (size_t i = 0; i < c->nmarks; i++) {
+		const struct chart_mark *m = &c->marks[i];
+		if (!isfinite(m->at))
+			continue;
+		if (m->vertical)
+			fprintf(f, "set arrow from first %.10g, graph 0 to first "
+				   "%.10g, graph 1 nohead lw 1.5 dt 4 lc rgb "
+				   "\"#444444\" front\n", m->at, m->at);
 		else
-			fputc('*', f);
-		fputc(':', f);
-		if (a->has_max)
-			fprintf(f, "%.10g", a->max);
+			fprintf(f, "set arrow from graph 0, first %.10g to graph 1, "
+				   "first %.10g nohead lw 1.5 dt 2 lc rgb "
+				   "\"#444444\" front\n", m->at, m->at);
+		if (!m->label[0])
+			continue;
+		fputs("set label ", f);
+		gp_string(f, m->label);
+		if (m->vertical)
+			fprintf(f, " at first %.10g, graph 0.98 rotate by 90 right "
+				   "offset -0.7,0 front tc rgb \"#444444\"\n", m->at);
 		else
-			fputc('*', f);
-		fputs("]\n", f);
+			fprintf(f, " at graph 0.99, first %.10g right offset 0,0.6 "
+				   "front tc rgb \"#444444\"\n", m->at);
 	}
 }
 
 /* gnuplot's "#AARRGGBB": AA is transparency, 00 opaque. */
-static void colour(FILE *f, size_t i, double opacity)
+static void colour_rgb(FILE *f, size_t i, double opacity)
 {
 	int aa = (int)lround((1.0 - opacity) * 255.0);
 	if (aa < 0)
 		aa = 0;
 	if (aa > 255)
 		aa = 255;
-	fprintf(f, "lc rgb \"#%02x%s\"", aa, palette[i % PALETTE_N]);
+	fprintf(f, "rgb \"#%02x%s\"", aa, palette[i % PALETTE_N]);
+}
+
+/* A line or marker colour. */
+static void colour(FILE *f, size_t i, double opacity)
+{
+	fputs("lc ", f);
+	colour_rgb(f, i, opacity);
 }
 
 #define LINESPOINTS_MAX 64
@@ -257,6 +350,13 @@ static void write_xy_series(FILE *f, const struct chart *c, const char *dat, siz
 	}
 	fputs(" title ", f);
 	gp_string(f, s->title);
+	if (c->kind != CHART_NINES && series_has_labels(s)) {
+		/* The point's text (its QD) beside it, in the series' colour. */
+		fprintf(f, ", \\\n     \"%s\" index %zu using 1:2:3 with labels "
+			   "left offset 0.5,0.5 font \",10\" tc ", dat, i);
+		colour_rgb(f, series_colour(c, i), 1.0);
+		fputs(" notitle", f);
+	}
 }
 
 static void write_xy_plot(FILE *f, const struct chart *c, const char *dat)
@@ -286,11 +386,20 @@ static void write_bar_plot(FILE *f, const struct chart *c, const char *dat,
 	      "set grid noxtics\n", f);
 	if (c->nseries == 1)
 		fputs("set key off\n", f);	/* the y label names it */
+	/* From 0, with room above the tallest bar for its value. */
+	struct chart_axis y = c->y;
 	double top = ymax;
 	if (c->has_hline && c->hline > top)
 		top = c->hline;
-	if (!c->y.has_max && top > 0)
-		fprintf(f, "set yrange [0:%.10g]\n", top * 1.15);
+	if (!y.has_min) {
+		y.has_min = true;
+		y.min = 0;
+	}
+	if (!y.has_max && top > 0) {
+		y.has_max = true;
+		y.max = top * 1.15;
+	}
+	write_axis(f, 'y', &y, 0, top > 0 ? top : 1);
 	fputs("plot ", f);
 	for (size_t i = 0; i < c->nseries; i++) {
 		if (i)
@@ -302,8 +411,8 @@ static void write_bar_plot(FILE *f, const struct chart *c, const char *dat,
 		gp_string(f, c->series[i].title);
 	}
 	if (c->bar_values && c->nseries == 1)
-		fputs(", \\\n     \"\" using 0:2:(sprintf(\"%.4g\",$2)) "
-		      "with labels offset 0,0.8 notitle", f);
+		fputs(", \\\n     \"\" using 0:2:3 with labels offset 0,0.8 "
+		      "notitle", f);
 	fputc('\n', f);
 }
 
@@ -326,7 +435,15 @@ static void write_script(FILE *f, const struct chart *c, double bar_ymax)
 	fputs("\nset grid\nset datafile missing \"?\"\n", f);
 	fputs(c->kind == CHART_NINES ? "set key bottom right\n"
 				     : "set key below\n", f);
-	write_axis(f, 'x', &c->x);
+	double lo, hi;
+	if (c->kind == CHART_BARS) {
+		fputs("set xlabel ", f);
+		gp_string(f, c->x.label);
+		fputc('\n', f);
+	} else {
+		data_range(c, false, &lo, &hi);
+		write_axis(f, 'x', &c->x, lo, hi);
+	}
 	if (c->kind == CHART_NINES) {
 		fprintf(f, "set ylabel ");
 		gp_string(f, c->y.label);
@@ -334,9 +451,11 @@ static void write_script(FILE *f, const struct chart *c, double bar_ymax)
 			   "set ytics (\"0\" 0, \"50\" 0.30103, \"90\" 1, "
 			   "\"99\" 2, \"99.9\" 3, \"99.99\" 4, \"99.999\" 5, "
 			   "\"99.9999\" 6)\n", CHART_NINES_MAX);
-	} else {
-		write_axis(f, 'y', &c->y);
+	} else if (c->kind != CHART_BARS) {
+		data_range(c, true, &lo, &hi);
+		write_axis(f, 'y', &c->y, lo, hi);
 	}
+	write_marks(f, c);
 	if (c->has_hline) {
 		fprintf(f, "set arrow from graph 0, first %.10g to graph 1, "
 			   "first %.10g nohead lw 2 dt 2 lc rgb \"#d62728\" "

@@ -60,6 +60,11 @@ static void latency_axis(struct chart *c)
 
 int rpt_chart(struct rctx *x, struct chart *c)
 {
+	return rpt_chart_of(x, c, true);
+}
+
+int rpt_chart_of(struct rctx *x, struct chart *c, bool every_device)
+{
 	latency_axis(c);
 	bool has_point[RPT_MAX_RUNS] = { false };
 	size_t device_series = 0;
@@ -77,7 +82,7 @@ int rpt_chart(struct rctx *x, struct chart *c)
 	bool drawn = chart_points(c) > 0;
 	if (page_chart(&x->pg, c, x->e))
 		return -1;
-	if (!drawn || !device_series || x->nruns < 2)
+	if (!drawn || !device_series || x->nruns < 2 || !every_device)
 		return 0;
 	char missing[512] = "";
 	size_t used = 0, n = 0;

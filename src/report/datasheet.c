@@ -17,6 +17,10 @@
  * when measured <= spec x (1 + tolerance).  Datasheets quote decimal MB/s,
  * so rates are compared in MB/s whatever unit the report shows.  A key the
  * report does not know is an error, not a silently empty row.
+ *
+ * The hardware keys (raw_nand_gb, dram_mib, plp_capacitors,
+ * plp_capacitor_uf, plp_capacitor_v, power_w) are no spec to check: they
+ * feed the device summary's calculations (sec_devcalc.c).
  */
 #include "report/report_int.h"
 
@@ -122,7 +126,25 @@ struct sheet_reader {
 	size_t mlen;
 	double *tol;
 	const char *path;
+	struct drive_sheet *drive;	/* NULL: hardware keys skipped */
 };
+
+/* A hardware key's place in d, or NULL. */
+static double *drive_key(struct drive_sheet *d, const char *key)
+{
+	static const char *const keys[] = {
+		"raw_nand_gb", "dram_mib", "plp_capacitors", "plp_capacitor_uf",
+		"plp_capacitor_v", "power_w",
+	};
+	double *slot[] = {
+		&d->raw_nand_gb, &d->dram_mib, &d->plp_capacitors,
+		&d->plp_capacitor_uf, &d->plp_capacitor_v, &d->power_w,
+	};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(key, keys[i]))
+			return slot[i];
+	return NULL;
+}
 
 static int sheet_entry(void *ctx, const struct ini_entry *en, struct sb_err *e)
 {
@@ -145,6 +167,12 @@ static int sheet_entry(void *ctx, const struct ini_entry *en, struct sb_err *e)
 		*r->tol = v / 100;
 		return 0;
 	}
+	struct drive_sheet scratch;
+	double *hw = drive_key(r->drive ? r->drive : &scratch, en->key);
+	if (hw) {
+		*hw = v;
+		return 0;
+	}
 	if (r->n == r->max)
 		return sb_errf(e, "datasheet %s: more than %zu values", r->path, r->max);
 	bufprintf(r->rows[r->n].key, sizeof(r->rows[r->n].key), "%s", en->key);
@@ -156,12 +184,12 @@ static int sheet_entry(void *ctx, const struct ini_entry *en, struct sb_err *e)
 
 static int parse(const char *path, struct spec_row *rows, size_t *n,
 		 size_t max, char *model, size_t mlen, double *tol,
-		 struct sb_err *e)
+		 struct drive_sheet *drive, struct sb_err *e)
 {
 	char *text;
 	if (ini_read_file(path, "datasheet", &text, e))
 		return -1;
-	struct sheet_reader r = { rows, 0, max, model, mlen, tol, path };
+	struct sheet_reader r = { rows, 0, max, model, mlen, tol, path, drive };
 	int rc = ini_parse(text, path, sheet_entry, &r, e);
 	free(text);
 	*n = r.n;
@@ -174,7 +202,7 @@ int sec_datasheet(struct rctx *x, const char *path, struct sb_err *e)
 	size_t n = 0;
 	char model[128] = "";
 	double tol = 0.05;
-	if (parse(path, rows, &n, 64, model, sizeof(model), &tol, e))
+	if (parse(path, rows, &n, 64, model, sizeof(model), &tol, NULL, e))
 		return -1;
 	const struct rpt_run *dut = &x->runs[0];
 	FILE *f = x->pg.body;
@@ -197,7 +225,9 @@ int sec_datasheet(struct rctx *x, const char *path, struct sb_err *e)
 				       "(known: seq_read_mbps, seq_write_mbps, "
 				       "rnd_read_iops, rnd_write_iops, "
 				       "qos_<read|write>_qd<N>_p<99|999|9999..>"
-				       "_us, model, tolerance_pct)", path,
+				       "_us, model, tolerance_pct, raw_nand_gb, "
+				       "dram_mib, plp_capacitors, plp_capacitor_uf, "
+				       "plp_capacitor_v, power_w)", path,
 				       rows[i].line, rows[i].key);
 		}
 		page_tr(f);
@@ -222,4 +252,15 @@ int sec_datasheet(struct rctx *x, const char *path, struct sb_err *e)
 	headline(x, "datasheet", "%d of %d measured datasheet figures pass, "
 		 "%d fail.", pass, pass + fail, fail);
 	return 0;
+}
+
+int datasheet_drive(const char *path, struct drive_sheet *d, struct sb_err *e)
+{
+	struct spec_row rows[64];
+	size_t n = 0;
+	char model[128];
+	double tol;
+	d->raw_nand_gb = d->dram_mib = d->plp_capacitors = NAN;
+	d->plp_capacitor_uf = d->plp_capacitor_v = d->power_w = NAN;
+	return parse(path, rows, &n, 64, model, sizeof(model), &tol, d, e);
 }

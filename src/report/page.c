@@ -29,7 +29,11 @@ static const char style[] =
 	"figure img{width:100%;height:auto;border:1px solid #ddd}\n"
 	"figcaption{font-size:0.9em;color:#555}\n"
 	"figcaption a{color:#555}\n"
-	"table{border-collapse:collapse;margin:1em 0;font-size:0.92em}\n"
+	"table{border-collapse:collapse;margin:1em 0;font-size:0.92em;"
+	"max-width:100%}\n"
+	/* A long path or name may break anywhere, so a table as wide as
+	   the runs table still fits the page. */
+	"td{overflow-wrap:anywhere}\n"
 	"caption{text-align:left;font-weight:bold;padding:0.3em 0}\n"
 	"th,td{border:1px solid #ccc;padding:0.25em 0.6em;vertical-align:top}\n"
 	"th{background:#f0f4f8;text-align:left}\n"

@@ -105,7 +105,7 @@ static int build(struct rctx *x)
 	fputs("</ul>\n", x->pg.top);
 	figures_table(x);
 	sec_devices(x);
-	return 0;
+	return sec_device_calc(x, x->e);
 }
 
 int report_build(const struct rpt_run *runs, size_t nruns,

@@ -116,6 +116,12 @@ int sec_boot(struct rctx *x, const char *step);
 int sec_peak(struct rctx *x, const char *step);
 int sec_load(struct rctx *x, const char *step);
 
+/* A table with one column per device: its caption, then the header row
+   `first` and every device's label (the caller's rows follow, each begun
+   with page_tr; page_table_end closes it).  `cls` may be NULL. */
+void device_table_begin(struct rctx *x, FILE *f, const char *cls,
+			const char *caption, const char *first);
+
 /* Throughput and latency of workloads, one row per workload and run. */
 void workload_table(struct rctx *x, const struct rpt_workload *const *wl,
 		    size_t n, const char *caption);
@@ -126,9 +132,31 @@ void sec_metrics(struct rctx *x);
 /* page_chart() with the device colours, the DUT emphasised, and a note
    naming a device with no point (chart_style.c). */
 int rpt_chart(struct rctx *x, struct chart *c);
+/* The same; `every_device` false for a chart meant for the DUT alone
+   (nothing to note about the others). */
+int rpt_chart_of(struct rctx *x, struct chart *c, bool every_device);
 int sec_purge(struct rctx *x, const char *step);
 void figures_table(struct rctx *x);
 int sec_datasheet(struct rctx *x, const char *ini_path, struct sb_err *e);
+
+/*
+ * What a datasheet file says about the hardware, for the reviews' small
+ * calculations (METHODOLOGY §6): NaN where it says nothing.
+ */
+struct drive_sheet {
+	double raw_nand_gb;	/* raw_nand_gb: NAND fitted, GB (10^9 B) */
+	double dram_mib;	/* dram_mib: DRAM fitted, MiB */
+	double plp_capacitors;	/* plp_capacitors: how many */
+	double plp_capacitor_uf;	/* plp_capacitor_uf: each, µF */
+	double plp_capacitor_v;	/* plp_capacitor_v: charged to, V */
+	double power_w;		/* power_w: the draw to hold up, W */
+};
+int datasheet_drive(const char *ini_path, struct drive_sheet *d,
+		    struct sb_err *e);
+/* The device summary's calculations (sec_devcalc.c), under the device
+   table: the DUT from its datasheet file (if any) and facts, comparison
+   devices from their facts. */
+int sec_device_calc(struct rctx *x, struct sb_err *e);
 
 /*
  * A ranking: one bar per device with v[r] (NaN = none), largest first,

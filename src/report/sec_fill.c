@@ -1,10 +1,14 @@
 /*
  * Fill drive (METHODOLOGY 3.2): each pass's bandwidth against GB written
  * (the overlay that lines devices up by where their cache ends) and against
- * time, latency against time, and the ranked figures: the mean of the
- * 100 ms samples per pass and pass 1's 1st percentile.  The headline is
- * the fill analysis' reading of each pass (analysis/fill.h): cache size and
- * speed, stages, levels, true average beside the mean of samples.
+ * time, latency against time; the DUT's pass alone with what the analysis
+ * found marked on it (cache level and where the cache ends and folding
+ * begins, later stages, post-cache levels); the ranked figures: the mean
+ * of the 100 ms samples per pass, its minimum sample, pass 1's 1st
+ * percentile; and per device the true average beside the averages a tool
+ * shows (mean of samples, average over the amount written) and the share
+ * of time below half the average (the magazine review's point).  The
+ * headline is the fill analysis' reading of each pass (analysis/fill.h).
  */
 #include "analysis/fill.h"
 #include "report/report_int.h"
@@ -104,6 +108,120 @@ static void pass_headline(struct rctx *x, const char *step, int pass,
 	headline(x, step, "%s", text);
 }
 
+/* The DUT's pass with its cache, stages and levels marked. */
+static int levels_chart(struct rctx *x, const char *step, size_t k,
+			const struct rpt_workload *w, const struct fill_result *f)
+{
+	struct chart_mark m[2 + FILL_MAX_STAGES + FILL_MAX_LEVELS];
+	size_t n = 0;
+	char b[48];
+	if (f->has_cache) {
+		m[n] = (struct chart_mark){ false, f->cache_speed / x->bw_div, "" };
+		bufprintf(m[n].label, sizeof(m[n].label), "SLC cache %s",
+			  fmt_rate(x, f->cache_speed, b, 48));
+		n++;
+		double end = f->cache_start_bytes + f->cache_bytes;
+		m[n] = (struct chart_mark){ true, end / x->size_div, "" };
+		bufprintf(m[n].label, sizeof(m[n].label), "cache ends at %s: "
+			  "folding", fmt_size(x, end, b, 48));
+		n++;
+	}
+	/* Stages after the cache, where each begins. */
+	for (size_t i = f->has_cache ? f->cache_stage + 2 : 1;
+	     i < f->nstages && n < 2 + FILL_MAX_STAGES; i++) {
+		m[n] = (struct chart_mark){ true, f->stages[i].start_bytes /
+						  x->size_div, "" };
+		bufprintf(m[n].label, sizeof(m[n].label), "stage %s",
+			  fmt_rate(x, f->stages[i].mean, b, 48));
+		n++;
+	}
+	for (size_t i = 0; i < f->nlevels; i++) {
+		m[n] = (struct chart_mark){ false, f->levels[i].rate / x->bw_div, "" };
+		bufprintf(m[n].label, sizeof(m[n].label), "level %s (%.0f %% "
+			  "of the time after the cache)",
+			  fmt_rate(x, f->levels[i].rate, b, 48),
+			  100 * f->levels[i].time_share);
+		n++;
+	}
+	const struct rpt_workload *per[RPT_MAX_RUNS] = { w };
+	char what[64], title[192];
+	bufprintf(what, sizeof(what), "pass%zu-levels", k + 1);
+	bufprintf(title, sizeof(title), "Fill pass %zu, %s: cache, stages and "
+		  "levels found", k + 1, x->runs[0].label);
+	struct tl_spec t = { .step = step, .what = what, .title = title,
+			     .col = TL_BW, .axis = TL_WRITTEN, .kind = CHART_LINES,
+			     .dut_only = true, .marks = m, .nmarks = n };
+	return timeline_chart(x, &t, per, x->e);
+}
+
+/*
+ * Per device: the true average (bytes / time) beside what tools show --
+ * the mean of the 100 ms samples and the average over the amount written
+ * (a dirty-test tool's speed-vs-position curve) -- and the share of time
+ * below half the true average; as a table and as grouped bars.
+ */
+static int averages(struct rctx *x, const char *step, size_t k,
+		    const struct fill_result *f, const bool *ok)
+{
+	FILE *o = x->pg.body;
+	char cap[160];
+	bufprintf(cap, sizeof(cap), "Fill pass %zu: true average and tool "
+		  "averages (%s)", k + 1, x->bw_unit);
+	page_table_begin(o, &x->pg, cap, "Device", "True average (bytes / "
+			 "time)", "Mean of 100 ms samples", "Average over the "
+			 "amount written (dirty-test tool)", "Tool over true (%)",
+			 "Time below half the average (%)", "Minimum 100 ms sample",
+			 (const char *)NULL);
+	for (size_t r = 0; r < x->nruns; r++) {
+		page_tr(o);
+		page_td(o, "%s", x->runs[r].label);
+		const char *why = "no fill pass";
+		page_td_num(o, ok[r] ? f[r].true_avg / x->bw_div : NAN, -1, why);
+		page_td_num(o, ok[r] ? f[r].mean_of_samples / x->bw_div : NAN, -1, why);
+		page_td_num(o, ok[r] ? f[r].position_avg / x->bw_div : NAN, -1, why);
+		page_td_num(o, ok[r] && f[r].true_avg > 0
+			    ? 100 * f[r].position_avg / f[r].true_avg : NAN, 1, why);
+		page_td_num(o, ok[r] ? 100 * f[r].below_half_share : NAN, 1, why);
+		page_td_num(o, ok[r] ? f[r].min / x->bw_div : NAN, -1, why);
+	}
+	page_table_end(o);
+
+	struct chart c;
+	char name[96], what[64], title[192], ylab[64];
+	bufprintf(what, sizeof(what), "pass%zu-averages", k + 1);
+	chart_name(x, name, sizeof(name), step, what);
+	bufprintf(title, sizeof(title), "Fill pass %zu: true average vs the "
+		  "averages tools show", k + 1);
+	chart_init(&c, name, title, CHART_BARS);
+	chart_axis_set(&c.x, "Device", false);
+	bufprintf(ylab, sizeof(ylab), "Average (%s)", x->bw_unit);
+	chart_axis_set(&c.y, ylab, false);
+	static const char *const kinds[] = {
+		"True average (bytes / time)", "Mean of the 100 ms samples",
+		"Average over the amount written (dirty-test tool)",
+	};
+	int rc = 0;
+	for (int j = 0; j < 3 && !rc; j++) {
+		struct chart_series *s = chart_add_series(&c, kinds[j], x->e);
+		if (!s)
+			rc = -1;
+		else	/* colours no device has (devices take 0, 1, 2 ...) */
+			s->colour = 7 + j;
+		for (size_t r = 0; s && r < x->nruns && !rc; r++) {
+			if (!ok[r])
+				continue;
+			double v = j == 0 ? f[r].true_avg : j == 1
+				   ? f[r].mean_of_samples : f[r].position_avg;
+			rc = series_add(s, (double)r, v / x->bw_div,
+					x->runs[r].label, x->e);
+		}
+	}
+	if (!rc)
+		rc = rpt_chart(x, &c);
+	chart_free(&c);
+	return rc;
+}
+
 int sec_fill(struct rctx *x, const char *step)
 {
 	const struct rpt_workload *pw[RPT_MAX_RUNS][MAX_PASSES];
@@ -123,15 +241,17 @@ int sec_fill(struct rctx *x, const char *step)
 	for (size_t k = 0; k < np[0]; k++) {
 		const struct rpt_workload *per[RPT_MAX_RUNS];
 		double mean[RPT_MAX_RUNS], cache[RPT_MAX_RUNS], speed[RPT_MAX_RUNS];
+		double minimum[RPT_MAX_RUNS];
+		struct fill_result fr[RPT_MAX_RUNS];
+		bool ok[RPT_MAX_RUNS] = { false };
 		for (size_t r = 0; r < x->nruns; r++) {
 			per[r] = k < np[r] ? pw[r][k] : NULL;
-			mean[r] = cache[r] = speed[r] = NAN;
-			if (!per[r])
+			mean[r] = cache[r] = speed[r] = minimum[r] = NAN;
+			if (!per[r] || !(ok[r] = analyze(per[r], &fr[r])))
 				continue;
-			struct fill_result f;
-			if (!analyze(per[r], &f))
-				continue;
+			const struct fill_result f = fr[r];
 			mean[r] = f.mean_of_samples / x->bw_div;
+			minimum[r] = f.min / x->bw_div;
 			if (f.has_cache) {
 				cache[r] = f.cache_bytes / x->size_div;
 				speed[r] = f.cache_speed / x->bw_div;
@@ -144,8 +264,9 @@ int sec_fill(struct rctx *x, const char *step)
 		char h[64], what[64], title[160];
 		bufprintf(h, sizeof(h), "Pass %zu", k + 1);
 		page_h3(&x->pg, h);
-		struct tl_spec t = { step, what, title, NULL, TL_BW, TL_WRITTEN,
-				     CHART_LINES, false };
+		struct tl_spec t = { .step = step, .what = what, .title = title,
+				     .col = TL_BW, .axis = TL_WRITTEN,
+				     .kind = CHART_LINES };
 		bufprintf(what, sizeof(what), "pass%zu-bw-written", k + 1);
 		bufprintf(title, sizeof(title), "Fill pass %zu: bandwidth vs "
 			 "amount written", k + 1);
@@ -164,11 +285,19 @@ int sec_fill(struct rctx *x, const char *step)
 		if (timeline_chart(x, &t, per, x->e))
 			return -1;
 		device_query_note(x, per);
+		if (ok[0] && levels_chart(x, step, k, per[0], &fr[0]))
+			return -1;
 
 		bufprintf(what, sizeof(what), "pass%zu-mean", k + 1);
 		bufprintf(title, sizeof(title), "Fill pass %zu: mean of the "
 			 "interval samples", k + 1);
 		if (rank_bars(x, step, what, title, ylab, mean, 0, NULL))
+			return -1;
+		bufprintf(what, sizeof(what), "pass%zu-min", k + 1);
+		bufprintf(title, sizeof(title), "Fill pass %zu: minimum 100 ms "
+			 "sample", k + 1);
+		if (rank_bars(x, step, what, title, ylab, minimum, 0, NULL) ||
+		    averages(x, step, k, fr, ok))
 			return -1;
 		/* The reviews' headline: the cache's size and speed per pass. */
 		bufprintf(h, sizeof(h), "Pass %zu SLC cache size", k + 1);

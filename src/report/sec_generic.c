@@ -23,9 +23,9 @@ static int workload_charts(struct rctx *x, const struct rpt_workload *w)
 	bufprintf(what, sizeof(what), "%s-%s", w->name, iops ? "iops" : "bw");
 	bufprintf(title, sizeof(title), "%s: %s vs time", w->label,
 		 iops ? "IOPS" : "bandwidth");
-	struct tl_spec t = { w->step, what, title, NULL,
-			     iops ? TL_IOPS : TL_BW, TL_TIME, CHART_LINES,
-			     false };
+	struct tl_spec t = { .step = w->step, .what = what, .title = title,
+			     .col = iops ? TL_IOPS : TL_BW, .axis = TL_TIME,
+			     .kind = CHART_LINES };
 	if (timeline_chart(x, &t, per, x->e))
 		return -1;
 

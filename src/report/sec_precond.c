@@ -2,9 +2,13 @@
  * Preconditioning (METHODOLOGY 3.4 and 4.1): every 100 ms sample as a
  * scatter, IOPS (RND) or bandwidth (SEQ) against time and against drive
  * writes, and latency against time.  Marker opacity and the clipping of
- * time and latency axes are report options (the reviewer clips x to
- * 2500 s and latency to 50 ms).  The steady-state verdict is the suite's
- * and is quoted from its findings when stored.
+ * time and latency axes are report options.  RND preconditioning comes in
+ * the four views the reviewer publishes: the whole run, x clipped (at
+ * --clip-time, else his 2500 s), latency clipped too (at --clip-latency,
+ * else his 50 ms), and IOPS with fainter markers (a quarter of
+ * --opacity) so the dense band shows its gaps.  Per device, the maximum
+ * latency of any I/O during each workload (the histogram's exact max).
+ * The steady-state verdict is the suite's, quoted from its findings.
  */
 #include "analysis/trace.h"
 #include "report/report_int.h"
@@ -99,6 +103,86 @@ static void steady_text(const struct rctx *x, const char *step, bool iops,
 		bufprintf(out + u, len - u, " drive writes.");
 }
 
+/* The reviewer's clips of RND preconditioning. */
+#define REVIEW_CLIP_TIME_S 2500.0
+#define REVIEW_CLIP_LATENCY_MS 50.0
+
+/* The longest of the runs' workloads, in seconds of samples. */
+static double longest_s(const struct rctx *x,
+			const struct rpt_workload *const *per)
+{
+	double t = 0;
+	for (size_t r = 0; r < x->nruns; r++)
+		if (per[r] && per[r]->npts && per[r]->pts[per[r]->npts - 1].t_s > t)
+			t = per[r]->pts[per[r]->npts - 1].t_s;
+	return t;
+}
+
+/* RND preconditioning's clipped and faint views (the full ones are drawn
+   by the caller). */
+static int rnd_views(struct rctx *x, const char *step,
+		     const struct rpt_workload *w,
+		     const struct rpt_workload *const *per, const char *who)
+{
+	double clip_t = x->o->clip_time_s > 0 ? x->o->clip_time_s
+					      : REVIEW_CLIP_TIME_S;
+	double clip_l = x->o->clip_latency_ms > 0 ? x->o->clip_latency_ms
+						  : REVIEW_CLIP_LATENCY_MS;
+	double faint = x->o->opacity / 4;
+	char what[96], title[192], ct[32], cl[32];
+	page_num(clip_t, -1, ct, sizeof(ct));
+	page_num(clip_l, -1, cl, sizeof(cl));
+	struct tl_spec t = { .step = step, .what = what, .title = title,
+			     .col = TL_IOPS, .axis = TL_TIME, .kind = CHART_SCATTER,
+			     .clip_time_s = clip_t, .clip_latency_ms = -1 };
+	if (longest_s(x, per) <= clip_t) {
+		page_para(x->pg.body, "%s: every run is shorter than %s s, so "
+			  "the views with time clipped at %s s would be the "
+			  "full ones; the latency view clipped at %s ms and the "
+			  "fainter one are over the whole run.", who, ct, ct, cl);
+		t.clip_time_s = -1;
+	} else {
+		bufprintf(what, sizeof(what), "%s-time-clip", w->name);
+		bufprintf(title, sizeof(title), "%s: IOPS per 100 ms sample, "
+			  "first %s s", who, ct);
+		if (timeline_chart(x, &t, per, x->e))
+			return -1;
+		bufprintf(what, sizeof(what), "%s-lat-time-clip", w->name);
+		bufprintf(title, sizeof(title), "%s: mean latency per 100 ms "
+			  "sample, first %s s", who, ct);
+		t.col = TL_LAT_MEAN;
+		if (timeline_chart(x, &t, per, x->e))
+			return -1;
+	}
+	char first[48] = "";
+	if (t.clip_time_s > 0)
+		bufprintf(first, sizeof(first), ", first %s s", ct);
+	bufprintf(what, sizeof(what), "%s-lat-time-clip-lat", w->name);
+	bufprintf(title, sizeof(title), "%s: mean latency per 100 ms sample%s, "
+		  "latency axis cut at %s ms", who, first, cl);
+	t.col = TL_LAT_MEAN;
+	t.clip_latency_ms = clip_l;
+	if (timeline_chart(x, &t, per, x->e))
+		return -1;
+	bufprintf(what, sizeof(what), "%s-time-faint", w->name);
+	bufprintf(title, sizeof(title), "%s: IOPS per 100 ms sample%s, fainter "
+		  "markers (a quarter of the opacity)", who, first);
+	t.col = TL_IOPS;
+	t.clip_latency_ms = 0;
+	t.opacity = faint;
+	return timeline_chart(x, &t, per, x->e);
+}
+
+/* The maximum latency of any I/O (either direction) during w, in ms. */
+static double max_latency_ms(const struct rpt_workload *w)
+{
+	double m = NAN;
+	for (int d = 0; w && d < 2; d++)
+		if (w->lat[d].count && !(w->lat[d].max_us / 1000 <= m))
+			m = w->lat[d].max_us / 1000;
+	return m;
+}
+
 int sec_precond(struct rctx *x, const char *step)
 {
 	const struct rpt_workload *wl[256];
@@ -149,9 +233,13 @@ int sec_precond(struct rctx *x, const char *step)
 		else
 			bufprintf(who, sizeof(who), "%s, %s", step_title(step),
 				  wl[i]->label);
-		struct tl_spec t = { step, what, title, NULL,
-				     rnd ? TL_IOPS : TL_BW, TL_TIME,
-				     CHART_SCATTER, false };
+		/* RND: these are the full views (the clipped ones follow);
+		   SEQ: as the report's options say. */
+		struct tl_spec t = { .step = step, .what = what, .title = title,
+				     .col = rnd ? TL_IOPS : TL_BW, .axis = TL_TIME,
+				     .kind = CHART_SCATTER,
+				     .clip_time_s = rnd ? -1 : 0,
+				     .clip_latency_ms = rnd ? -1 : 0 };
 		bufprintf(what, sizeof(what), "%s-time", wl[i]->name);
 		bufprintf(title, sizeof(title), "%s: %s per 100 ms sample vs time",
 			 who, rnd ? "IOPS" : "bandwidth");
@@ -176,7 +264,18 @@ int sec_precond(struct rctx *x, const char *step)
 		t.axis = TL_DRIVE_WRITES;
 		if (timeline_chart(x, &t, per, x->e))
 			return -1;
+		if (rnd && rnd_views(x, step, wl[i], per, who))
+			return -1;
 		device_query_note(x, per);
+		double mx[RPT_MAX_RUNS];
+		for (size_t r = 0; r < x->nruns; r++)
+			mx[r] = max_latency_ms(per[r]);
+		bufprintf(what, sizeof(what), "%s-max-latency", wl[i]->name);
+		bufprintf(title, sizeof(title), "%s: maximum latency of any I/O",
+			  who);
+		if (rank_bars(x, step, what, title, "Maximum latency (ms)", mx,
+			      0, NULL))
+			return -1;
 	}
 	return 0;
 }

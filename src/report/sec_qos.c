@@ -46,6 +46,7 @@ static void init_chart(struct chart *c, struct rctx *x, const char *step,
 	chart_name(x, name, sizeof(name), step, stem);
 	chart_init(c, name, title, CHART_LINES);
 	chart_axis_set(&c->x, "Queue depth", true);
+	c->x.pow2_ticks = true;
 	chart_axis_set(&c->y, mix ? "Read latency (µs)" : "Latency (µs)", true);
 }
 

@@ -280,6 +280,8 @@ int sec_reclaim(struct rctx *x, const char *step)
 	chart_axis_set(&c.x, "Time (s)", false);
 	bufprintf(ylab, sizeof(ylab), "Bandwidth (%s)", x->bw_unit);
 	chart_axis_set(&c.y, ylab, false);
+	c.y.has_min = true;	/* from 0: the drop after the cache at scale */
+	c.y.min = 0;
 	for (size_t k = 0; k < np[0] && !rc; k++) {
 		char st[64];
 		bufprintf(st, sizeof(st), "idle %s", pr[0][k].label);

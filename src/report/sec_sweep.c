@@ -166,7 +166,10 @@ static int two_in_one(struct rctx *x, const char *step, const struct group *g,
 						 : rpt_lat_at(p50_lat(w), 50);
 			if (clip && lat > TWO_IN_ONE_CLIP_US)
 				continue;
-			rc = series_add(s, throughput(x, g, w), lat, NULL, x->e);
+			char qd[16];
+			bufprintf(qd, sizeof(qd), "QD%d", w->spec.qd);
+			rc = series_add(s, throughput(x, g, w), lat,
+					w->spec.qd > 0 ? qd : NULL, x->e);
 		}
 	}
 	if (!rc)
@@ -180,7 +183,9 @@ static int two_in_one(struct rctx *x, const char *step, const struct group *g,
 /*
  * Consistency per QD, y fixed to 0-110 %: from the 100 ms samples (the
  * reviewer's figure), or from 1 s samples (Intel's datasheet definition);
- * the title and the file name say which.
+ * the title and the file name say which.  RND QD1 is left out: the
+ * methodology reads QD1 in the tail-latency step (METHODOLOGY 4.3); its
+ * scores stay in the table.
  */
 static int consistency_chart(struct rctx *x, const char *step,
 			     const struct group *g, bool coarse)
@@ -196,9 +201,11 @@ static int consistency_chart(struct rctx *x, const char *step,
 		 coarse ? "1 s" : "100 ms", g->iops ? "IOPS" : "bandwidth");
 	chart_init(&c, name, title, CHART_LINES);
 	chart_axis_set(&c.x, "Queue depth", true);
+	c.x.pow2_ticks = true;
 	chart_axis_set(&c.y, coarse ? "Consistency, 1 s samples (%)"
 				    : "Consistency, 100 ms samples (%)", false);
 	chart_axis_range(&c.y, 0, 110);
+	bool qd1_left = false;
 	int rc = 0;
 	for (size_t r = 0; r < x->nruns && !rc; r++) {
 		struct chart_series *s = chart_add_series(&c, x->runs[r].label,
@@ -207,15 +214,27 @@ static int consistency_chart(struct rctx *x, const char *step,
 			rc = -1;
 		for (size_t k = 0; k < g->n && !rc; k++) {
 			const struct rpt_workload *w = match_run(x, r, g->w[k]);
+			if (w && g->iops && w->spec.qd == 1) {
+				qd1_left = true;
+				continue;
+			}
 			double v = w ? consistency_score(w, g->iops, coarse)
 				     : NAN;
 			if (w && w->spec.qd > 0 && isfinite(v))
 				rc = series_add(s, w->spec.qd, v, NULL, x->e);
 		}
 	}
+	size_t drawn = chart_points(&c);
 	if (!rc)
 		rc = rpt_chart(x, &c);
 	chart_free(&c);
+	if (!rc && qd1_left && drawn == 0)
+		page_para(x->pg.body, "Only QD1 was measured: RND QD1 is read "
+			  "in the tail-latency step, not as consistency.");
+	else if (!rc && qd1_left)
+		page_para(x->pg.body, "RND QD1 is left out of this chart: the "
+			  "methodology reads it in the tail-latency step (its "
+			  "score is in the table below).");
 	return rc;
 }
 
@@ -252,6 +271,48 @@ static void group_table(struct rctx *x, const struct group *g)
 	}
 	page_table_end(f);
 	pct_note(f, marked);
+}
+
+/*
+ * The standard deviation of the 100 ms samples per QD, every device side
+ * by side (the Optane review's table: a faulty unit stood out there), with
+ * the coefficient of variation beside it.
+ */
+static void stddev_table(struct rctx *x, const struct group *g)
+{
+	if (x->nruns < 2)
+		return;
+	FILE *f = x->pg.body;
+	char cap[160];
+	bufprintf(cap, sizeof(cap), "%s: standard deviation of the 100 ms "
+		  "samples per QD (%s; CV in brackets), every device", g->label,
+		  g->iops ? "IOPS" : x->bw_unit);
+	device_table_begin(x, f, NULL, cap, "QD");
+	double div = g->iops ? 1 : x->bw_div;
+	for (size_t k = 0; k < g->n; k++) {
+		page_tr(f);
+		page_td_class(f, "num", "%d", g->w[k]->spec.qd);
+		for (size_t r = 0; r < x->nruns; r++) {
+			const struct rpt_workload *w = match_run(x, r, g->w[k]);
+			struct consistency_result c;
+			char sd[48], cv[48];
+			if (!w)
+				page_td(f, "not measured");
+			else if (!consistency(w, g->iops, &c))
+				page_td(f, "too few samples");
+			else if (!isfinite(c.fine.cv))	/* a stall: mean 0 */
+				page_td_class(f, "num", "%s (no CV: the mean is 0)",
+					      page_num(c.fine.stddev / div, -1, sd,
+						       sizeof(sd)));
+			else
+				page_td_class(f, "num", "%s (%s %%)",
+					      page_num(c.fine.stddev / div, -1, sd,
+						       sizeof(sd)),
+					      page_num(100 * c.fine.cv, 2, cv,
+						       sizeof(cv)));
+		}
+	}
+	page_table_end(f);
 }
 
 int sec_sweep(struct rctx *x, const char *step)
@@ -300,6 +361,7 @@ int sec_sweep(struct rctx *x, const char *step)
 		    qos_qd_charts(x, step, g[i].label, g[i].w, g[i].n))
 			return -1;
 		group_table(x, &g[i]);
+		stddev_table(x, &g[i]);
 	}
 	return 0;
 }

@@ -99,6 +99,7 @@ static void kv_label(const char *key, char *buf, size_t len)
 		{ "device profile", "Simulator profile" },
 		{ "device description", "Description" },
 		{ "device scale", "Simulator scale" }, { "device seed", "Simulator seed" },
+		{ "device nand_gb", "NAND of the simulated profile (GB)" },
 		{ "device serial", "Serial" }, { "device firmware", "Firmware" },
 	};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -165,15 +166,7 @@ static void kv_table(struct rctx *x, const char *caption,
 			kv_flatten(root, "", &fl[r]);
 		json_decref(root);
 	}
-	x->pg.ntables++;
-	fputs("<table>\n<caption>", f);
-	page_esc(f, caption);
-	fputs("</caption>\n<tr><th></th>", f);
-	for (size_t r = 0; r < x->nruns; r++) {
-		fputs("<th>", f);
-		page_esc(f, x->runs[r].label);
-		fputs("</th>", f);
-	}
+	device_table_begin(x, f, NULL, caption, "");
 	for (size_t from = 0; from < x->nruns; from++)
 		for (size_t i = 0; i < fl[from].n; i++) {
 			const char *key = fl[from].key[i];

@@ -43,6 +43,74 @@ static void qos_table(struct rctx *x, const struct rpt_workload *const *wl,
 	pct_note(f, marked);
 }
 
+/*
+ * The DUT's burst latency beside its steady-state latency in one nines
+ * chart (the Micron 1300 review): burst from the R/W-ratio step (short,
+ * light loads of under a GB each, METHODOLOGY 3.6) at the same pattern,
+ * block size, read share and QD; steady state from this step, after the
+ * drive was preconditioned to it.  Of the R/W-ratio runs of a point, the
+ * one with the most I/Os (it supports the most nines).
+ */
+static const struct rpt_workload *burst_of(const struct rpt_run *r,
+					   const struct rpt_workload *w)
+{
+	const struct rpt_workload *best = NULL;
+	for (size_t i = 0; i < r->nwl; i++) {
+		const struct rpt_workload *b = &r->wl[i];
+		if (strcmp(step_kind(r, b->step), "rw_ratio") ||
+		    strcmp(b->spec.pattern, w->spec.pattern) ||
+		    b->spec.bs != w->spec.bs || b->spec.qd != w->spec.qd ||
+		    b->spec.read_pct != w->spec.read_pct)
+			continue;
+		if (!best || b->ios[0] + b->ios[1] > best->ios[0] + best->ios[1])
+			best = b;
+	}
+	return best;
+}
+
+static int burst_steady_chart(struct rctx *x, const char *step,
+			      const struct rpt_workload *const *wl, size_t n)
+{
+	struct chart c;
+	char name[96], title[192];
+	chart_name(x, name, sizeof(name), step, "burst-steady-nines");
+	bufprintf(title, sizeof(title), "%s: burst (R/W ratio step) and steady "
+		  "state (this step) latency", x->runs[0].label);
+	chart_init(&c, name, title, CHART_NINES);
+	chart_axis_set(&c.x, "Latency (µs)", true);
+	chart_axis_range(&c.x, 1, 10000);
+	chart_axis_set(&c.y, "Percentile (%)", false);
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		int rp = wl[i]->spec.read_pct;
+		if (rp != 0 && rp != 100)
+			continue;	/* the pure directions, as the review */
+		const struct rpt_workload *b = burst_of(&x->runs[0], wl[i]);
+		if (!b)
+			continue;
+		int d = rp ? 0 : 1;
+		char st[192];
+		bufprintf(st, sizeof(st), "burst: %s", b->label);
+		rc = nines_series(&c, st, &b->lat[d], x->e);
+		bufprintf(st, sizeof(st), "steady state: %s", wl[i]->label);
+		if (!rc)
+			rc = nines_series(&c, st, &wl[i]->lat[d], x->e);
+	}
+	/* Colours no device has (devices take 0, 1, 2 ...): the chart is
+	   the DUT's, its lines are phases. */
+	for (size_t i = 0; i < c.nseries; i++)
+		c.series[i].colour = 6 + (int)(i % 4);
+	if (!rc && chart_points(&c) == 0) {
+		page_para(x->pg.body, "No burst latency to set beside the steady "
+			  "state: the run has no R/W-ratio point of the same "
+			  "pattern, block size, read share and QD.");
+	} else if (!rc) {
+		rc = rpt_chart_of(x, &c, false);
+	}
+	chart_free(&c);
+	return rc;
+}
+
 int sec_tail(struct rctx *x, const char *step)
 {
 	const struct rpt_workload *wl[256];
@@ -107,6 +175,8 @@ int sec_tail(struct rctx *x, const char *step)
 		if (nines_chart(x, step, wl[i], title))
 			return -1;
 	}
+	if (burst_steady_chart(x, step, wl, n))
+		return -1;
 	qos_table(x, wl, n);
 	return 0;
 }

@@ -52,22 +52,32 @@ int timeline_chart(struct rctx *x, const struct tl_spec *t,
 	chart_init(&c, name, t->title, t->kind);
 	chart_axis_set(&c.x, axis_label(x, t->axis, lab, sizeof(lab)), false);
 	chart_axis_set(&c.y, column_label(x, t->col, lab, sizeof(lab)), t->ylog);
+	if ((t->col == TL_BW || t->col == TL_IOPS) && !t->ylog) {
+		/* A rate from 0: a drop reads as large as it is. */
+		c.y.has_min = true;
+		c.y.min = 0;
+	}
 	if (t->kind == CHART_SCATTER) {
-		c.opacity = x->o->opacity;
-		if (x->o->clip_time_s > 0 && t->axis == TL_TIME) {
+		double clip_t = t->clip_time_s ? t->clip_time_s : x->o->clip_time_s;
+		double clip_l = t->clip_latency_ms ? t->clip_latency_ms
+						   : x->o->clip_latency_ms;
+		c.opacity = t->opacity > 0 ? t->opacity : x->o->opacity;
+		if (clip_t > 0 && t->axis == TL_TIME) {
 			c.x.has_min = c.x.has_max = true;
 			c.x.min = 0;
-			c.x.max = x->o->clip_time_s;
+			c.x.max = clip_t;
 		}
-		if (x->o->clip_latency_ms > 0 &&
-		    (t->col == TL_LAT_MEAN || t->col == TL_LAT_P99)) {
+		if (clip_l > 0 && (t->col == TL_LAT_MEAN || t->col == TL_LAT_P99)) {
 			c.y.has_min = c.y.has_max = true;
 			c.y.min = 0;
-			c.y.max = x->o->clip_latency_ms;
+			c.y.max = clip_l;
 		}
 	}
 	int rc = 0;
-	for (size_t r = 0; r < x->nruns && !rc; r++) {
+	for (size_t i = 0; i < t->nmarks && !rc; i++)
+		rc = chart_add_mark(&c, t->marks[i].vertical, t->marks[i].at,
+				    t->marks[i].label, e);
+	for (size_t r = 0; r < (t->dut_only ? 1 : x->nruns) && !rc; r++) {
 		const struct rpt_workload *w = per_run[r];
 		if (!w || !w->npts)
 			continue;
@@ -113,7 +123,7 @@ int timeline_chart(struct rctx *x, const struct tl_spec *t,
 				rc = chart_add_vmark(&c, w->query_t_s[i], e);
 	}
 	if (!rc)
-		rc = rpt_chart(x, &c);
+		rc = rpt_chart_of(x, &c, !t->dut_only);
 	chart_free(&c);
 	return rc;
 }

@@ -20,6 +20,12 @@ struct tl_spec {
 	enum tl_axis axis;
 	enum chart_kind kind;	/* lines, or scatter (opacity, clipping) */
 	bool ylog;
+	bool dut_only;		/* the DUT's view: no other device, none missed */
+	const struct chart_mark *marks;	/* labelled levels and moments */
+	size_t nmarks;
+	/* Scatter views: override the report's options (0: theirs; a
+	   negative clip: none). */
+	double opacity, clip_time_s, clip_latency_ms;
 };
 
 /* `per_run[r]` is run r's workload, NULL where the run lacks it. */

@@ -289,6 +289,28 @@ int nines_series(struct chart *c, const char *title, const struct rpt_lat *l,
 	return 0;
 }
 
+void device_table_begin(struct rctx *x, FILE *f, const char *cls,
+			const char *caption, const char *first)
+{
+	x->pg.ntables++;
+	fputs("<table", f);
+	if (cls) {
+		fputs(" class=\"", f);
+		page_esc(f, cls);
+		fputc('"', f);
+	}
+	fputs(">\n<caption>", f);
+	page_esc(f, caption);
+	fputs("</caption>\n<tr><th>", f);
+	page_esc(f, first);
+	fputs("</th>", f);
+	for (size_t r = 0; r < x->nruns; r++) {
+		fputs("<th>", f);
+		page_esc(f, x->runs[r].label);
+		fputs("</th>", f);
+	}
+}
+
 const struct rpt_workload *match_run(const struct rctx *x, size_t r,
 				     const struct rpt_workload *w)
 {

@@ -58,3 +58,27 @@ check_report() {
 	[ -s "$ART/report-$name.png" ] || fail "$name: empty screenshot"
 	echo "$name: $n charts, all loaded"
 }
+
+# check_fits DIR NAME: in a 1280-pixel wide window no table reaches past
+# the page's body (a long path or name wraps instead of pushing the runs
+# table off the page).  Measured by Chromium on a copy of the page with a
+# script that lists the tables wider than the body.
+check_fits() {
+	local dir=$1 name=$2 wide
+	local js='<script>window.addEventListener("load", function () {
+  var b = document.body.getBoundingClientRect(), out = [];
+  var ts = document.querySelectorAll("table");
+  for (var i = 0; i < ts.length; i++) {
+    var r = ts[i].getBoundingClientRect();
+    if (r.right > b.right + 1)
+      out.push((ts[i].caption ? ts[i].caption.textContent : "table " + i) +
+               " " + Math.round(r.width) + " px");
+  }
+  document.body.setAttribute("data-wide", out.join("; "));
+});</script>'
+	awk -v js="$js" '{ sub(/<\/body>/, js "</body>") } 1' "$dir/index.html" >"$dir/fits.html"
+	wide=$(chrome --window-size=1280,1000 --virtual-time-budget=10000 \
+		--dump-dom "file://$dir/fits.html" 2>/dev/null | grep -o 'data-wide="[^"]*"')
+	rm -f "$dir/fits.html"
+	[ "$wide" = 'data-wide=""' ] || fail "$name: tables wider than the page: ${wide:-no answer}"
+}

@@ -128,4 +128,12 @@ grep -q '^set logscale y' sim/*cssd_precond-rnd-lat-dw.gp || fail "sim: latency 
 	grep -q '#80' full/*seq_precond-precond-time.gp ||
 		fail "full: --opacity not applied"
 	check_report "$TEST_TMP/full" full
+	# Long database paths wrap: the runs table still fits the page.
+	long="$TEST_TMP/databases-of-a-review-kept-in-a-folder-with-a-long-descriptive-name"
+	mkdir -p "$long" && cp fx/main.db fx/other.db "$long/"
+	$SSDBENCH report 1 --compare 2 --compare-db "$long/other.db:1" \
+		--db "$long/main.db" --out "$TEST_TMP/long" >/dev/null ||
+		fail "report of databases with long paths"
+	check_fits "$TEST_TMP/long" long
+	check_fits "$TEST_TMP/sim" sim
 }

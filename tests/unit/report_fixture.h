@@ -21,6 +21,9 @@
  *   reclaim:     idles 5, 30, 120 s; the minute after writes at 5000 s for
  *                min(idle, 50) x 2 samples, then at 1500 s
  *   seq_precond: 300 samples, 2000 s
+ *   rnd_precond: RND 4 KiB write, 300 samples at 20000 s IOPS with a burst
+ *                to 10x every 50th sample; latency p50 8 ms (fx_hist of
+ *                FX_PRECOND_N I/Os: its max is the step's maximum latency)
  *   rnd_sweeps:  mix 100 (read) and 0 (write) at QD 1, 4, 16, 64;
  *                read IOPS 20000 s QD^0.7, write 5000 s QD^0.5, latency
  *                p50 = QD / IOPS (so write QD64 is over 1 ms)
@@ -185,6 +188,14 @@ static const struct fx_peak fx_peaks[] = {
 };
 #define FX_NPEAK (sizeof(fx_peaks) / sizeof(fx_peaks[0]))
 
+/* RND preconditioning: IOPS of sample k at scale 1, and how many I/Os its
+   histogram holds. */
+#define FX_PRECOND_N 20000ull
+static inline double fx_precond_iops(int k)
+{
+	return k % 50 == 49 ? 200000.0 : 20000.0;
+}
+
 /* Histograms of the tail step hold every I/O (up to this many). */
 #define FX_TAIL_N 10000000ull
 
@@ -327,6 +338,13 @@ static inline int64_t fx_suite_run(struct store *s, const char *target,
 	for (int k = 0; k < 10; k++)
 		if (store_put_metric(s, run, st, 0, keys[k], vals[k], "", &e))
 			CHECK_FAIL("metric: %s", e.msg);
+	fx_step_done(s, st);
+
+	st = fx_step(s, run, seq++, "rnd_precond", "{\"kind\":\"ss_precond\"}");
+	struct fx_wl rpre = { "precond", "rand", 0, 4096, 256, 0 };
+	for (int k = 0; k < 300; k++)
+		v[k] = fx_precond_iops(k) * sc * 4096 / FX_MB;
+	fx_put(s, run, st, 0, &rpre, v, 300, 8000, FX_PRECOND_N);
 	fx_step_done(s, st);
 
 	st = fx_step(s, run, seq++, "rnd_sweeps", "{\"kind\":\"sweep\"}");

@@ -308,6 +308,35 @@ TEST(fill_reclaim_minute_with_known_speed)
 	free(s.segs);
 }
 
+/*
+ * The dirty-test tool's average against the true one, by hand: one 100 ms
+ * slice at 1000 MB/s (100 MB) and nine at 100 MB/s (10 MB each).  True
+ * average 190 MB / 1 s = 190 MB/s; the mean of the samples (equal
+ * slices) (1000 + 9 x 100) / 10 = 190 MB/s too; averaged over the
+ * position written, (100 x 1000 + 90 x 100) / 190 = 573.68 MB/s: what a
+ * speed-vs-position curve shows, three times the truth.
+ */
+TEST(fill_tool_average_over_position_vs_true_average)
+{
+	struct trace_pt t[10];
+	for (int i = 0; i < 10; i++) {
+		t[i].ns = 100000000;
+		t[i].bytes = i == 0 ? 100000000 : 10000000;
+		t[i].ios = t[i].bytes / 131072;
+	}
+	struct fill_params p;
+	struct fill_result r;
+	struct sb_err e;
+	fill_params_default(&p);
+	CHECK(fill_analyze(t, 10, &p, &r, &e) == 0);
+	CHECK_REL(r.true_avg, 190e6, 1e-12);
+	CHECK_REL(r.mean_of_samples, 190e6, 1e-12);
+	CHECK_REL(r.position_avg, (100.0 * 1000 + 90.0 * 100) / 190 * 1e6, 1e-12);
+	/* 100 MB/s is above half of 190: no time below half the average */
+	CHECK(r.below_half_share == 0);
+	CHECK(r.min == 100e6);
+}
+
 TEST(fill_bad_input)
 {
 	struct fill_params p;

@@ -182,7 +182,10 @@ TEST(log_axes_and_ranges)
 	char *gp = slurp("twoinone", "gp");
 	CHECK(strstr(gp, "set logscale y 10"));
 	CHECK(!strstr(gp, "set logscale x"));
-	CHECK(strstr(gp, "set yrange [10:1000]"));
+	/* a log range a hair wider, so gnuplot keeps the end ticks */
+	CHECK(strstr(gp, "set yrange [9.99999999:1000.000001]"));
+	CHECK(strstr(gp, "set ytics (\"10\" 10, \"20\" 20, \"50\" 50, \"100\" 100, "
+			  "\"200\" 200, \"500\" 500, \"1000\" 1000)"));
 	CHECK(strstr(gp, "with points"));
 	CHECK(strstr(gp, "#bf1f77b4"));	/* 25 % opaque = 0xbf transparent */
 	free(gp);
@@ -194,6 +197,8 @@ TEST(log_axes_and_ranges)
 	CHECK(chart_render(tmp(), "twoinone", &e) == 0);
 	char *svg = slurp("twoinone", "svg");
 	CHECK(svg && strstr(svg, "p50 latency (µs)"));
+	/* the ticks at both ends of the log range are drawn */
+	CHECK(svg && strstr(svg, "<text>10</text>") && strstr(svg, "<text>1000</text>"));
 	free(svg);
 	chart_free(&c);
 }
@@ -213,7 +218,7 @@ TEST(nines_scale)
 	CHECK(chart_write(&c, tmp(), &e) == 0);
 	char *gp = slurp("nines", "gp");
 	CHECK(strstr(gp, "set logscale x 10"));
-	CHECK(strstr(gp, "set xrange [1:10000]"));
+	CHECK(strstr(gp, "set xrange [0.999999999:10000.00001]"));
 	CHECK(strstr(gp, "\"99.9999\" 6"));
 	CHECK(strstr(gp, "(-log10(1-$2/100))"));
 	CHECK(strstr(gp, "read, 12.3 k IOPS"));
@@ -251,7 +256,9 @@ TEST(bars_ranked_with_pass_line)
 	CHECK_EQ_STR(s->labels[2], "C");
 	CHECK(chart_write(&c, tmp(), &e) == 0);
 	char *dat = slurp("boot", "dat");
-	CHECK(strstr(dat, "\"A\"\t95000\n\"B\"\t41000\n\"C\"\t41000\n"));
+	/* values printed on the bars are in the data, written for reading */
+	CHECK(strstr(dat, "\"A\"\t95000\t\"95k\"\n\"B\"\t41000\t\"41k\"\n"
+			  "\"C\"\t41000\t\"41k\"\n"));
 	free(dat);
 	char *gp = slurp("boot", "gp");
 	CHECK(strstr(gp, "histograms"));
@@ -284,6 +291,93 @@ TEST(bars_grouped_by_category)
 	CHECK(strstr(dat, "\"5\"\t10\t?\n\"10\"\t20\t30\n\"60\"\t?\t40\n"));
 	free(dat);
 	CHECK(chart_render(tmp(), "reclaim", &e) == 0);
+	chart_free(&c);
+}
+
+/* The ticks of an axis, by hand. */
+static void check_ticks(const struct chart_axis *a, double lo, double hi,
+			const char *want, double want_lo, double want_hi)
+{
+	struct chart_ticks t;
+	chart_ticks(a, lo, hi, &t);
+	char got[512] = "";
+	size_t u = 0;
+	for (size_t i = 0; i < t.n; i++)
+		u += (size_t)snprintf(got + u, sizeof(got) - u, "%s%s",
+				      i ? " " : "", t.label[i]);
+	CHECK_EQ_STR(got, want);
+	CHECK(t.lo == want_lo && t.hi == want_hi);
+}
+
+TEST(ticks_for_reading)
+{
+	struct chart_axis a;
+	memset(&a, 0, sizeof(a));
+	/* IOPS to 1.1 M: steps of 200 k (1.1 M / 6 = 183 k, up to 2 x 10^5),
+	   the top end out to the next tick */
+	check_ticks(&a, 0, 1.1e6, "0 200k 400k 600k 800k 1M 1.2M", 0, 1.2e6);
+	/* 1.25 M needs two decimals where the step is 250 k */
+	check_ticks(&a, 0, 1.4e6, "0 250k 500k 750k 1M 1.25M 1.5M", 0, 1.5e6);
+	/* MB/s below 10^4: plain digits */
+	check_ticks(&a, 3000, 5050, "3000 3500 4000 4500 5000 5500", 3000, 5500);
+	/* small values: the decimals of the step, none trailing */
+	check_ticks(&a, 0, 0.9, "0 0.2 0.4 0.6 0.8 1", 0, 1);
+	/* a fixed end is kept, the ticks stay inside */
+	a.has_min = a.has_max = true;
+	a.min = 0;
+	a.max = 109250;
+	check_ticks(&a, 0, 95000, "0 20k 40k 60k 80k 100k", 0, 109250);
+	/* log: decades, with 2 and 5 between on a short span */
+	memset(&a, 0, sizeof(a));
+	a.log = true;
+	check_ticks(&a, 3, 4000, "1 10 100 1k 10k", 1, 10000);
+	check_ticks(&a, 12, 80, "10 20 50 100", 10, 100);
+	check_ticks(&a, 0.02, 0.3, "0.01 0.02 0.05 0.1 0.2 0.5 1", 0.01, 1);
+	/* queue depths */
+	a.pow2_ticks = true;
+	check_ticks(&a, 1, 256, "1 2 4 8 16 32 64 128 256", 1, 256);
+	check_ticks(&a, 4, 64, "4 8 16 32 64", 4, 64);
+	/* a number for reading */
+	char b[32];
+	CHECK_EQ_STR(chart_number(1257000, b, sizeof(b)), "1.26M");
+	CHECK_EQ_STR(chart_number(80000, b, sizeof(b)), "80k");
+	CHECK_EQ_STR(chart_number(2666.67, b, sizeof(b)), "2667");
+	CHECK_EQ_STR(chart_number(8.914, b, sizeof(b)), "8.91");
+	CHECK_EQ_STR(chart_number(0.0372, b, sizeof(b)), "0.0372");
+	CHECK_EQ_STR(chart_number(2.3e9, b, sizeof(b)), "2.3G");
+}
+
+TEST(marks_and_point_labels_drawn)
+{
+	struct sb_err e;
+	struct chart c;
+	chart_init(&c, "marks", "Fill: levels", CHART_LINES);
+	chart_axis_set(&c.x, "Written (GB)", false);
+	chart_axis_set(&c.y, "Bandwidth (MB/s)", false);
+	struct chart_series *s = chart_add_series(&c, "DUT", &e);
+	CHECK(series_add(s, 0, 14100, "QD1", &e) == 0);
+	CHECK(series_add(s, 700, 1200000, "QD`rm`", &e) == 0);
+	CHECK(chart_add_mark(&c, false, 14100, "SLC cache 14.1 GB/s", &e) == 0);
+	CHECK(chart_add_mark(&c, true, 677, "cache ends at 677 GB", &e) == 0);
+	CHECK(chart_write(&c, tmp(), &e) == 0);
+	char *gp = slurp("marks", "gp");
+	CHECK(gp && strstr(gp, "set arrow from graph 0, first 14100 to graph 1"));
+	CHECK(gp && strstr(gp, "set arrow from first 677, graph 0 to first 677"));
+	CHECK(gp && strstr(gp, "set label 'SLC cache 14.1 GB/s'"));
+	CHECK(gp && strstr(gp, "using 1:2:3 with labels"));
+	/* ticks written out: 1.2 M, never gnuplot's 1.2e+06 */
+	CHECK(gp && strstr(gp, "\"1.2M\" 1200000"));
+	free(gp);
+	char *dat = slurp("marks", "dat");
+	CHECK(dat && strstr(dat, "0\t14100\t\"QD1\"\n"));
+	CHECK(dat && strstr(dat, "\"QD?rm?\""));	/* whitelisted */
+	free(dat);
+	CHECK(chart_render(tmp(), "marks", &e) == 0);
+	char *svg = slurp("marks", "svg");
+	CHECK(svg && strstr(svg, "1.2M") && strstr(svg, "QD1") &&
+	      strstr(svg, "cache ends at 677 GB"));
+	CHECK(svg && !strstr(svg, "e+06") && !strstr(svg, "e+05"));
+	free(svg);
 	chart_free(&c);
 }
 
