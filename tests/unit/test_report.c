@@ -814,153 +814,6 @@ TEST(tables_of_platform_and_devices)
 	free(html);
 }
 
-static int count_member(void *ctx, const struct json_member *m)
-{
-	(*(int *)ctx)++;
-	return m->kind == JK_NULL;	/* stop at a null */
-}
-
-TEST(json_scan_reads_top_level_only)
-{
-	const char *j = "{\"a\": 1.5, \"s\": \"x\\\"y\\u00e9\", \"o\": {\"a\": 2},"
-			" \"l\": [1, {\"b\": []}], \"t\": true, \"n\": null,"
-			" \"z\": 3}";
-	double v;
-	char buf[64];
-	struct json_member m;
-	CHECK(json_get_number(j, "a", &v) && v == 1.5);
-	CHECK(json_get_text(j, "s", buf, sizeof(buf)));
-	CHECK_EQ_STR(buf, "x\"y\xc3\xa9");
-	CHECK(json_get_member(j, "o", &m) && m.kind == JK_OBJECT);
-	CHECK_EQ_STR(m.value, "{\"a\":2}");	/* compact JSON */
-	CHECK(json_get_member(j, "l", &m) && m.kind == JK_ARRAY);
-	CHECK(json_get_number(j, "z", &v) && v == 3);
-	CHECK(!json_get_number(j, "s", &v));
-	CHECK(!json_get_member(j, "b", &m));	/* nested keys are not top */
-	int n = 0;
-	CHECK(json_scan_object(j, count_member, &n) == 0);
-	CHECK(n == 6);
-	CHECK(json_scan_object("{\"a\": 1,}", count_member, &n) == -1);
-	CHECK(json_scan_object("{\"a\" 1}", count_member, &n) == -1);
-	CHECK(json_scan_object("[1]", count_member, &n) == -1);
-	CHECK(json_scan_object("{\"a\": [1, 2}", count_member, &n) == -1);
-	CHECK(json_scan_object("{\"a\": tru}", count_member, &n) == -1);
-	CHECK(!json_get_member(NULL, "a", &m));
-}
-
-TEST(spec_from_names_and_json)
-{
-	struct rpt_spec s;
-	rpt_spec_parse(&s, NULL, "randwrite 4KiB QD32x1 70% read");
-	CHECK_EQ_STR(s.pattern, "rand");
-	CHECK(s.bs == 4096 && s.qd == 32 && s.read_pct == 70);
-	rpt_spec_parse(&s, "{\"rw\":\"write\",\"read_pct\":0,\"bs\":131072,"
-			   "\"qd\":8}", "job");
-	CHECK_EQ_STR(s.pattern, "seq");
-	CHECK(s.bs == 131072 && s.qd == 8 && s.read_pct == 0);
-}
-
-TEST(labels_made_unique)
-{
-	struct rpt_run r[3];
-	memset(r, 0, sizeof(r));
-	for (int i = 0; i < 3; i++) {
-		snprintf(r[i].label, sizeof(r[i].label), "disk");
-		r[i].id = i == 2 ? 2 : i + 1;
-		snprintf(r[i].source, sizeof(r[i].source), "/x/db%d.db", i);
-	}
-	rpt_labels_unique(r, 3);
-	CHECK_EQ_STR(r[0].label, "disk");
-	CHECK_EQ_STR(r[1].label, "disk #2");
-	CHECK_EQ_STR(r[2].label, "disk #2 db2.db");
-}
-
-/* A point at (x, y) in a chart's data, within `rel` relative. */
-static bool has_point(const char *dat, double px, double py, double rel)
-{
-	for (const char *p = dat; *p;) {
-		const char *eol = strchr(p, '\n');
-		double x, y;
-		if (p[0] != '#' && sscanf(p, "%lf %lf", &x, &y) == 2 &&
-		    fabs(x - px) <= rel * fabs(px) + 1e-9 &&
-		    fabs(y - py) <= rel * fabs(py) + 1e-9)
-			return true;
-		if (!eol)
-			break;
-		p = eol + 1;
-	}
-	return false;
-}
-
-/*
- * A stalled sweep point -- 20 samples of 100 ms, not one I/O completed --
- * is a measurement: the table says so (not a bare 0), and the all-points
- * 2-in-1 chart draws it at 0 IOPS with its latency at least the 2 s
- * window, with a note naming the device and the QD.
- */
-TEST(stalled_sweep_point_flagged_and_drawn)
-{
-	char dir[600], db[700], out[700];
-	snprintf(dir, sizeof(dir), "/tmp/ssdbench-stall.XXXXXX");
-	CHECK(mkdtemp(dir));
-	snprintf(db, sizeof(db), "%s/stall.db", dir);
-	snprintf(out, sizeof(out), "%s/out", dir);
-	struct sb_err e;
-	struct store *s;
-	CHECK(store_open(db, &s, &e) == 0);
-	struct run_begin b = { .kind = "suite", .target = "sim:stall",
-			       .command_line = "ssdbench suite",
-			       .params_json = "{}" };
-	int64_t run;
-	CHECK(store_run_begin(s, &b, &run, &e) == 0);
-	int64_t st = fx_step(s, run, 0, "rnd_sweeps", "{\"kind\":\"sweep\"}");
-	double v[20], zero[20] = { 0 };
-	for (int k = 0; k < 20; k++)
-		v[k] = 40.96;	/* 10000 IOPS of 4 KiB */
-	struct fx_wl w1 = { "mix=0 qd=1", "rand", 0, 4096, 1, 0 };
-	struct fx_wl w4 = { "mix=0 qd=4", "rand", 0, 4096, 4, 0 };
-	fx_put(s, run, st, 0, &w1, v, 20, 100, 20000);
-	fx_put(s, run, st, 1, &w4, zero, 20, 100, 20000);
-	fx_step_done(s, st);
-	CHECK(store_run_finish(s, run, "done", NULL, &e) == 0);
-	store_close(s);
-	struct rpt_run r;
-	CHECK(rpt_run_load(&r, db, run, &e) == 0);
-	struct report_opts o;
-	report_opts_defaults(&o);
-	o.out_dir = out;
-	struct report_stats rs;
-	CHECK(report_build(&r, 1, &o, &rs, &e) == 0);
-
-	char path[1200];
-	snprintf(path, sizeof(path), "%s/index.html", out);
-	char *html = slurp_path(path);
-	CHECK(html && strstr(html, "stalled: no I/O completed in the 2 s window"));
-	char note[300];
-	snprintf(note, sizeof(note), "%s at QD4: stalled", r.label);
-	CHECK(html && strstr(html, note));
-	DIR *d = opendir(out);
-	bool seen = false;
-	for (struct dirent *de; d && (de = readdir(d));) {
-		if (!strstr(de->d_name, "RND_4_KiB_write-2in1-all.dat"))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", out, de->d_name);
-		char *dat = slurp_path(path);
-		seen = true;
-		CHECK(dat && has_point(dat, 0, 2e6, 1e-9));		/* 2 s in us */
-		CHECK(dat && has_point(dat, 10000, 100, 0.02));	/* p50 of +-10 % */
-		free(dat);
-	}
-	if (d)
-		closedir(d);
-	CHECK(seen);
-	free(html);
-	rpt_run_free(&r);
-	char cmd[700];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	CHECK(system(cmd) == 0);
-}
-
 /* Is there a number in exponent form ("1.1e+06", "2E5") in `s`? */
 static bool has_exponent(const char *s, size_t n)
 {
@@ -1231,6 +1084,153 @@ TEST(device_summary_small_calculations)
 	html = slurp("out-mib", "index.html");
 	CHECK(html && strstr(html, "not known (no datasheet file given)"));
 	free(html);
+}
+
+static int count_member(void *ctx, const struct json_member *m)
+{
+	(*(int *)ctx)++;
+	return m->kind == JK_NULL;	/* stop at a null */
+}
+
+TEST(json_scan_reads_top_level_only)
+{
+	const char *j = "{\"a\": 1.5, \"s\": \"x\\\"y\\u00e9\", \"o\": {\"a\": 2},"
+			" \"l\": [1, {\"b\": []}], \"t\": true, \"n\": null,"
+			" \"z\": 3}";
+	double v;
+	char buf[64];
+	struct json_member m;
+	CHECK(json_get_number(j, "a", &v) && v == 1.5);
+	CHECK(json_get_text(j, "s", buf, sizeof(buf)));
+	CHECK_EQ_STR(buf, "x\"y\xc3\xa9");
+	CHECK(json_get_member(j, "o", &m) && m.kind == JK_OBJECT);
+	CHECK_EQ_STR(m.value, "{\"a\":2}");	/* compact JSON */
+	CHECK(json_get_member(j, "l", &m) && m.kind == JK_ARRAY);
+	CHECK(json_get_number(j, "z", &v) && v == 3);
+	CHECK(!json_get_number(j, "s", &v));
+	CHECK(!json_get_member(j, "b", &m));	/* nested keys are not top */
+	int n = 0;
+	CHECK(json_scan_object(j, count_member, &n) == 0);
+	CHECK(n == 6);
+	CHECK(json_scan_object("{\"a\": 1,}", count_member, &n) == -1);
+	CHECK(json_scan_object("{\"a\" 1}", count_member, &n) == -1);
+	CHECK(json_scan_object("[1]", count_member, &n) == -1);
+	CHECK(json_scan_object("{\"a\": [1, 2}", count_member, &n) == -1);
+	CHECK(json_scan_object("{\"a\": tru}", count_member, &n) == -1);
+	CHECK(!json_get_member(NULL, "a", &m));
+}
+
+TEST(spec_from_names_and_json)
+{
+	struct rpt_spec s;
+	rpt_spec_parse(&s, NULL, "randwrite 4KiB QD32x1 70% read");
+	CHECK_EQ_STR(s.pattern, "rand");
+	CHECK(s.bs == 4096 && s.qd == 32 && s.read_pct == 70);
+	rpt_spec_parse(&s, "{\"rw\":\"write\",\"read_pct\":0,\"bs\":131072,"
+			   "\"qd\":8}", "job");
+	CHECK_EQ_STR(s.pattern, "seq");
+	CHECK(s.bs == 131072 && s.qd == 8 && s.read_pct == 0);
+}
+
+TEST(labels_made_unique)
+{
+	struct rpt_run r[3];
+	memset(r, 0, sizeof(r));
+	for (int i = 0; i < 3; i++) {
+		snprintf(r[i].label, sizeof(r[i].label), "disk");
+		r[i].id = i == 2 ? 2 : i + 1;
+		snprintf(r[i].source, sizeof(r[i].source), "/x/db%d.db", i);
+	}
+	rpt_labels_unique(r, 3);
+	CHECK_EQ_STR(r[0].label, "disk");
+	CHECK_EQ_STR(r[1].label, "disk #2");
+	CHECK_EQ_STR(r[2].label, "disk #2 db2.db");
+}
+
+/* A point at (x, y) in a chart's data, within `rel` relative. */
+static bool has_point(const char *dat, double px, double py, double rel)
+{
+	for (const char *p = dat; *p;) {
+		const char *eol = strchr(p, '\n');
+		double x, y;
+		if (p[0] != '#' && sscanf(p, "%lf %lf", &x, &y) == 2 &&
+		    fabs(x - px) <= rel * fabs(px) + 1e-9 &&
+		    fabs(y - py) <= rel * fabs(py) + 1e-9)
+			return true;
+		if (!eol)
+			break;
+		p = eol + 1;
+	}
+	return false;
+}
+
+/*
+ * A stalled sweep point -- 20 samples of 100 ms, not one I/O completed --
+ * is a measurement: the table says so (not a bare 0), and the all-points
+ * 2-in-1 chart draws it at 0 IOPS with its latency at least the 2 s
+ * window, with a note naming the device and the QD.
+ */
+TEST(stalled_sweep_point_flagged_and_drawn)
+{
+	char dir[600], db[700], out[700];
+	snprintf(dir, sizeof(dir), "/tmp/ssdbench-stall.XXXXXX");
+	CHECK(mkdtemp(dir));
+	snprintf(db, sizeof(db), "%s/stall.db", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	struct sb_err e;
+	struct store *s;
+	CHECK(store_open(db, &s, &e) == 0);
+	struct run_begin b = { .kind = "suite", .target = "sim:stall",
+			       .command_line = "ssdbench suite",
+			       .params_json = "{}" };
+	int64_t run;
+	CHECK(store_run_begin(s, &b, &run, &e) == 0);
+	int64_t st = fx_step(s, run, 0, "rnd_sweeps", "{\"kind\":\"sweep\"}");
+	double v[20], zero[20] = { 0 };
+	for (int k = 0; k < 20; k++)
+		v[k] = 40.96;	/* 10000 IOPS of 4 KiB */
+	struct fx_wl w1 = { "mix=0 qd=1", "rand", 0, 4096, 1, 0 };
+	struct fx_wl w4 = { "mix=0 qd=4", "rand", 0, 4096, 4, 0 };
+	fx_put(s, run, st, 0, &w1, v, 20, 100, 20000);
+	fx_put(s, run, st, 1, &w4, zero, 20, 100, 20000);
+	fx_step_done(s, st);
+	CHECK(store_run_finish(s, run, "done", NULL, &e) == 0);
+	store_close(s);
+	struct rpt_run r;
+	CHECK(rpt_run_load(&r, db, run, &e) == 0);
+	struct report_opts o;
+	report_opts_defaults(&o);
+	o.out_dir = out;
+	struct report_stats rs;
+	CHECK(report_build(&r, 1, &o, &rs, &e) == 0);
+
+	char path[1200];
+	snprintf(path, sizeof(path), "%s/index.html", out);
+	char *html = slurp_path(path);
+	CHECK(html && strstr(html, "stalled: no I/O completed in the 2 s window"));
+	char note[300];
+	snprintf(note, sizeof(note), "%s at QD4: stalled", r.label);
+	CHECK(html && strstr(html, note));
+	DIR *d = opendir(out);
+	bool seen = false;
+	for (struct dirent *de; d && (de = readdir(d));) {
+		if (!strstr(de->d_name, "RND_4_KiB_write-2in1-all.dat"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", out, de->d_name);
+		char *dat = slurp_path(path);
+		seen = true;
+		CHECK(dat && has_point(dat, 0, 2e6, 1e-9));		/* 2 s in us */
+		CHECK(dat && has_point(dat, 10000, 100, 0.02));	/* p50 of +-10 % */
+		free(dat);
+	}
+	if (d)
+		closedir(d);
+	CHECK(seen);
+	free(html);
+	rpt_run_free(&r);
+	char cmd[700];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
 }
 
 TEST(zz_cleanup)
