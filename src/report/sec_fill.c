@@ -222,6 +222,32 @@ static int averages(struct rctx *x, const char *step, size_t k,
 	return rc;
 }
 
+/*
+ * The views of pass k that read the analysis of every device: the DUT's
+ * levels chart, the minimum 100 ms sample ranked, the averages.
+ */
+static int pass_views(struct rctx *x, const char *step, size_t k,
+		      const struct rpt_workload *const *per)
+{
+	struct fill_result fr[RPT_MAX_RUNS];
+	bool ok[RPT_MAX_RUNS] = { false };
+	double minimum[RPT_MAX_RUNS];
+	for (size_t r = 0; r < x->nruns; r++) {
+		ok[r] = per[r] && analyze(per[r], &fr[r]);
+		minimum[r] = ok[r] ? fr[r].min / x->bw_div : NAN;
+	}
+	if (ok[0] && levels_chart(x, step, k, per[0], &fr[0]))
+		return -1;
+	char what[64], title[160], ylab[64];
+	bufprintf(ylab, sizeof(ylab), "Bandwidth (%s)", x->bw_unit);
+	bufprintf(what, sizeof(what), "pass%zu-min", k + 1);
+	bufprintf(title, sizeof(title), "Fill pass %zu: minimum 100 ms sample",
+		  k + 1);
+	if (rank_bars(x, step, what, title, ylab, minimum, 0, NULL))
+		return -1;
+	return averages(x, step, k, fr, ok);
+}
+
 int sec_fill(struct rctx *x, const char *step)
 {
 	const struct rpt_workload *pw[RPT_MAX_RUNS][MAX_PASSES];
@@ -241,17 +267,15 @@ int sec_fill(struct rctx *x, const char *step)
 	for (size_t k = 0; k < np[0]; k++) {
 		const struct rpt_workload *per[RPT_MAX_RUNS];
 		double mean[RPT_MAX_RUNS], cache[RPT_MAX_RUNS], speed[RPT_MAX_RUNS];
-		double minimum[RPT_MAX_RUNS];
-		struct fill_result fr[RPT_MAX_RUNS];
-		bool ok[RPT_MAX_RUNS] = { false };
 		for (size_t r = 0; r < x->nruns; r++) {
 			per[r] = k < np[r] ? pw[r][k] : NULL;
-			mean[r] = cache[r] = speed[r] = minimum[r] = NAN;
-			if (!per[r] || !(ok[r] = analyze(per[r], &fr[r])))
+			mean[r] = cache[r] = speed[r] = NAN;
+			if (!per[r])
 				continue;
-			const struct fill_result f = fr[r];
+			struct fill_result f;
+			if (!analyze(per[r], &f))
+				continue;
 			mean[r] = f.mean_of_samples / x->bw_div;
-			minimum[r] = f.min / x->bw_div;
 			if (f.has_cache) {
 				cache[r] = f.cache_bytes / x->size_div;
 				speed[r] = f.cache_speed / x->bw_div;
@@ -285,19 +309,13 @@ int sec_fill(struct rctx *x, const char *step)
 		if (timeline_chart(x, &t, per, x->e))
 			return -1;
 		device_query_note(x, per);
-		if (ok[0] && levels_chart(x, step, k, per[0], &fr[0]))
+		if (pass_views(x, step, k, per))
 			return -1;
 
 		bufprintf(what, sizeof(what), "pass%zu-mean", k + 1);
 		bufprintf(title, sizeof(title), "Fill pass %zu: mean of the "
 			 "interval samples", k + 1);
 		if (rank_bars(x, step, what, title, ylab, mean, 0, NULL))
-			return -1;
-		bufprintf(what, sizeof(what), "pass%zu-min", k + 1);
-		bufprintf(title, sizeof(title), "Fill pass %zu: minimum 100 ms "
-			 "sample", k + 1);
-		if (rank_bars(x, step, what, title, ylab, minimum, 0, NULL) ||
-		    averages(x, step, k, fr, ok))
 			return -1;
 		/* The reviews' headline: the cache's size and speed per pass. */
 		bufprintf(h, sizeof(h), "Pass %zu SLC cache size", k + 1);

@@ -31,10 +31,10 @@ void sim_describe_json(struct json_writer *w, const char *key,
 	json_string(w, "profile", sp->profile.name);
 	json_string(w, "description", sp->profile.description);
 	json_double(w, "scale", sp->scale);
+	json_u64(w, "seed", sp->seed);
 	/* The NAND the profile models (scaled with it): the report's
 	   over-provisioning is raw / user - 1. */
 	json_double(w, "nand_gb", sp->profile.phys_gb);
-	json_u64(w, "seed", sp->seed);
 	json_object_end(w);
 }
 

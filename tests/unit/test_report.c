@@ -814,6 +814,278 @@ TEST(tables_of_platform_and_devices)
 	free(html);
 }
 
+/* Is there a number in exponent form ("1.1e+06", "2E5") in `s`? */
+static bool has_exponent(const char *s, size_t n)
+{
+	for (size_t i = 1; i + 1 < n; i++) {
+		if ((s[i] != 'e' && s[i] != 'E') ||
+		    !((s[i - 1] >= '0' && s[i - 1] <= '9') || s[i - 1] == '.'))
+			continue;
+		size_t j = i + 1;
+		if (s[j] == '+' || s[j] == '-')
+			j++;
+		if (j < n && s[j] >= '0' && s[j] <= '9')
+			return true;
+	}
+	return false;
+}
+
+/* Every text node of every SVG in `sub` (ticks, bar values, legends). */
+static size_t svg_exponents(const char *sub, size_t *texts)
+{
+	char path[700];
+	snprintf(path, sizeof(path), "%s/%s", root, sub);
+	DIR *d = opendir(path);
+	size_t bad = 0;
+	for (struct dirent *de; d && (de = readdir(d));) {
+		size_t n = strlen(de->d_name);
+		if (n < 5 || strcmp(de->d_name + n - 4, ".svg"))
+			continue;
+		char *svg = slurp(sub, de->d_name);
+		for (const char *p = svg; p && (p = strchr(p, '>'));) {
+			const char *q = strchr(++p, '<');
+			if (!q)
+				break;
+			size_t len = (size_t)(q - p);
+			if (len && strspn(p, " \t\n") < len) {
+				(*texts)++;
+				if (has_exponent(p, len)) {
+					CHECK_FAIL("%s/%s: '%.*s'", sub, de->d_name,
+						   (int)len, p);
+					bad++;
+				}
+			}
+			p = q;
+		}
+		free(svg);
+	}
+	if (d)
+		closedir(d);
+	return bad;
+}
+
+TEST(no_number_on_any_chart_in_scientific_notation)
+{
+	CHECK(setup());
+	size_t texts = 0;
+	CHECK(svg_exponents("out", &texts) == 0);
+	CHECK(svg_exponents("out-mib", &texts) == 0);
+	CHECK(texts > 1000);	/* the scan read the charts' texts */
+	/* 500000 IOPS and more (the active range) read as k on the axis */
+	char *svg = chart_file("out", "active_range-iops-span", "svg");
+	CHECK(svg && strstr(svg, "600k"));
+	free(svg);
+}
+
+/* The x of every `set arrow` in a script: horizontal (`from graph 0,
+   first V`) or vertical (`from first V, graph 0`). */
+static int arrows(const char *gp, bool vertical, double *v, int max)
+{
+	const char *key = vertical ? "set arrow from first " :
+				     "set arrow from graph 0, first ";
+	int n = 0;
+	for (const char *p = gp; p && n < max && (p = strstr(p, key)); p++)
+		if (sscanf(p + strlen(key), "%lf", &v[n]) == 1)
+			n++;
+	return n;
+}
+
+TEST(fill_levels_marked_on_the_dut_alone)
+{
+	CHECK(setup());
+	char *gp = chart_file("out", "fill-pass1-levels", "gp");
+	char *dat = chart_file("out", "fill-pass1-levels", "dat");
+	CHECK(gp && dat);
+	if (!gp || !dat)
+		return;
+	/* the DUT alone: one block */
+	CHECK(strstr(dat, "# index 0: \"sim:dut\""));
+	CHECK(!strstr(dat, "# index 1:"));
+	/* Fixture truth: 200 samples at 5000 MB/s (100 GB), then 1500. */
+	double h[16], vx[16];
+	int nh = arrows(gp, false, h, 16), nv = arrows(gp, true, vx, 16);
+	bool cache = false, level = false;
+	for (int i = 0; i < nh; i++) {
+		cache |= fabs(h[i] / 5000 - 1) < 0.01;
+		level |= fabs(h[i] / 1500 - 1) < 0.02;
+	}
+	CHECK(cache);
+	CHECK(level);
+	CHECK(nv >= 1 && fabs(vx[0] / 100 - 1) < 0.01);	/* cache end, GB */
+	CHECK(strstr(gp, "SLC cache 5000 MB/s"));
+	CHECK(strstr(gp, "set label 'cache ends at ") && strstr(gp, " GB: folding'"));
+	free(gp);
+	free(dat);
+}
+
+TEST(fill_minimum_sample_and_averages_per_device)
+{
+	CHECK(setup());
+	/* minimum: the low level's lower ripple, 1500 x 0.99 */
+	check_ranking("fill-pass1-min", 1485, 1e-6);
+	/* averages: rows "device<TAB>true<TAB>mean<TAB>over position" */
+	char *dat = chart_file("out", "fill-pass1-averages", "dat");
+	CHECK(dat != NULL);
+	const char *p = dat ? strstr(dat, "\n\"sim:dut\"") : NULL;
+	double t = 0, m = 0, pos = 0;
+	CHECK(p && sscanf(strchr(p + 2, '"') + 1, "%lf %lf %lf", &t, &m, &pos) == 3);
+	/* by hand: 100 GB + 60 GB in 60 s = 2666.67 MB/s; equal slices, so
+	   the mean of samples is the same; over the position written
+	   (200 x 5000^2 + 400 x 1500^2) / (200 x 5000 + 400 x 1500) = 3687.5
+	   (the +-1 % ripple adds 0.01 %) */
+	CHECK_REL(t, 8000.0 / 3, 1e-6);
+	CHECK_REL(m, 8000.0 / 3, 1e-6);
+	CHECK_REL(pos, 3687.5, 2e-4);
+	free(dat);
+	char *html = slurp("out", "index.html");
+	CHECK(html && strstr(html, "Average over the amount written (dirty-test tool)"));
+	CHECK(html && strstr(html, "Time below half the average (%)"));
+	free(html);
+}
+
+TEST(rnd_precond_in_the_reviewers_four_views)
+{
+	CHECK(setup());
+	/* full: the whole 30 s although the report clips time at 20 s */
+	char *full = chart_file("out", "rnd_precond-precond-time.gp", "gp");
+	CHECK(full && strstr(full, "set xrange [0:30]"));
+	free(full);
+	char *xc = chart_file("out", "rnd_precond-precond-time-clip.gp", "gp");
+	CHECK(xc && strstr(xc, "set xrange [0:20]"));
+	free(xc);
+	xc = chart_file("out", "rnd_precond-precond-lat-time-clip.gp", "gp");
+	CHECK(xc && strstr(xc, "set xrange [0:20]"));
+	free(xc);
+	/* latency cut at the reviewer's 50 ms (no --clip-latency given) */
+	char *yc = chart_file("out", "rnd_precond-precond-lat-time-clip-lat", "gp");
+	CHECK(yc && strstr(yc, "set yrange [0:50]"));
+	free(yc);
+	/* fainter: a quarter of the 0.35 opacity, 0.0875: alpha 0xe9 */
+	char *faint = chart_file("out", "rnd_precond-precond-time-faint", "gp");
+	CHECK(faint && strstr(faint, "#e91f77b4"));
+	free(faint);
+	/* the IOPS of the full view are the fixture's: 20000, bursts 200000 */
+	char *dat = chart_file("out", "rnd_precond-precond-time.gp", "dat");
+	double x[400], y[400];
+	int n = dat_block(dat, 0, x, y, 400);
+	CHECK(n >= 298);
+	int bursts = 0;
+	for (int i = 0; i < n; i++) {
+		bursts += fabs(y[i] - 200000) < 1;
+		CHECK(fabs(y[i] - 20000) < 1 || fabs(y[i] - 200000) < 1);
+	}
+	CHECK(bursts == 6);
+	free(dat);
+}
+
+TEST(max_latency_during_preconditioning)
+{
+	CHECK(setup());
+	/* the fixture's histogram rebuilt: its exact maximum, in ms */
+	struct lat_hist *h = hist_new();
+	fx_hist(h, FX_PRECOND_N, 8000);
+	double truth = (double)h->max / 1e6;
+	hist_free(h);
+	char *dat = chart_file("out", "rnd_precond-precond-max-latency", "dat");
+	char l[8][64];
+	double v[8];
+	int n = dat ? bar_rows(dat, l, v, 8) : 0;
+	CHECK(n == 3);
+	for (int i = 0; i < n; i++)
+		CHECK_REL(v[i], truth, 1e-9);
+	free(dat);
+}
+
+TEST(two_in_one_points_carry_their_qd)
+{
+	CHECK(setup());
+	char *dat = chart_file("out", "RND_4_KiB_read-2in1-all", "dat");
+	char *gp = chart_file("out", "RND_4_KiB_read-2in1-all", "gp");
+	CHECK(gp && strstr(gp, "with labels"));
+	static const int qds[] = { 1, 4, 16, 64 };
+	for (int i = 0; dat && i < 4; i++) {
+		char want[32];
+		snprintf(want, sizeof(want), "\t\"QD%d\"\n", qds[i]);
+		const char *p = strstr(strstr(dat, "# index 0:"), want);
+		CHECK(p != NULL);
+		while (p && p > dat && p[-1] != '\n')
+			p--;
+		double iops = p ? strtod(p, NULL) : 0;
+		CHECK_REL(iops, fx_sweep_iops(1, qds[i], 1), 1e-3);
+	}
+	free(dat);
+	free(gp);
+	char *html = slurp("out", "index.html");
+	CHECK(html && strstr(html, "RND QD1 is left out of this chart"));
+	free(html);
+}
+
+TEST(std_dev_per_qd_every_device)
+{
+	CHECK(setup());
+	char *html = slurp("out", "index.html");
+	const char *t = html ? strstr(html, "RND 4 KiB read: standard deviation "
+				      "of the 100 ms samples per QD") : NULL;
+	CHECK(t != NULL);
+	/* QD1 read, DUT: 20 samples alternating 19600 / 20400 IOPS: sample
+	   sd 400 sqrt(20/19) = 410.4, CV 2.05 %; sim:slow at 0.6 of it */
+	CHECK(t && strstr(t, "410 (2.05 %)"));
+	CHECK(t && strstr(t, "246 (2.05 %)"));
+	free(html);
+}
+
+/* The percentile-50 point of a nines block: the latency there. */
+static double block_p50(const char *dat, int index)
+{
+	double x[512], y[512];
+	int n = dat_block(dat, index, x, y, 512);
+	double best = NAN, d = 1e9;
+	for (int i = 0; i < n; i++)
+		if (fabs(y[i] - 50) < d) {
+			d = fabs(y[i] - 50);
+			best = x[i];
+		}
+	return best;
+}
+
+TEST(burst_and_steady_latency_in_one_nines_chart)
+{
+	CHECK(setup());
+	char *dat = chart_file("out", "tail_latency-burst-steady-nines", "dat");
+	CHECK(dat != NULL);
+	if (!dat)
+		return;
+	/* fixture: R/W ratio (burst) p50 60 us both ways; tail (steady)
+	   read 80 us, write 20 us; fx_hist spreads +-10 % */
+	CHECK(strstr(dat, "# index 0: \"burst: "));
+	CHECK(strstr(dat, "# index 1: \"steady state: "));
+	CHECK_REL(block_p50(dat, 0), 60, 0.03);
+	CHECK_REL(block_p50(dat, 1), 80, 0.03);
+	CHECK_REL(block_p50(dat, 2), 60, 0.03);
+	CHECK_REL(block_p50(dat, 3), 20, 0.03);
+	CHECK(!strstr(dat, "# index 4:"));
+	free(dat);
+}
+
+TEST(device_summary_small_calculations)
+{
+	CHECK(setup());
+	char *html = slurp("out", "index.html");
+	const char *t = html ? strstr(html, "Small calculations") : NULL;
+	CHECK(t != NULL);
+	/* by hand: 8 x 0.5 x 270 uF x 35^2 = 1.323 J; / 25 W = 52.9 ms;
+	   2200 GB raw / 2000 GB user - 1 = 10 %; 2e12 / 2 GiB = 1 : 931 */
+	CHECK(t && strstr(t, "1.323 J (8 x 270 µF at 35 V)"));
+	CHECK(t && strstr(t, "52.9 ms"));
+	CHECK(t && strstr(t, "10.0 %"));
+	CHECK(t && strstr(t, "1 : 931"));
+	CHECK(t && strstr(t, "not known (the datasheet file is the DUT&#39;s)"));
+	free(html);
+	html = slurp("out-mib", "index.html");
+	CHECK(html && strstr(html, "not known (no datasheet file given)"));
+	free(html);
+}
+
 static int count_member(void *ctx, const struct json_member *m)
 {
 	(*(int *)ctx)++;
@@ -1088,278 +1360,6 @@ TEST(load_sweep_curve_is_the_figures)
 	char cmd[700];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	CHECK(system(cmd) == 0);
-}
-
-/* Is there a number in exponent form ("1.1e+06", "2E5") in `s`? */
-static bool has_exponent(const char *s, size_t n)
-{
-	for (size_t i = 1; i + 1 < n; i++) {
-		if ((s[i] != 'e' && s[i] != 'E') ||
-		    !((s[i - 1] >= '0' && s[i - 1] <= '9') || s[i - 1] == '.'))
-			continue;
-		size_t j = i + 1;
-		if (s[j] == '+' || s[j] == '-')
-			j++;
-		if (j < n && s[j] >= '0' && s[j] <= '9')
-			return true;
-	}
-	return false;
-}
-
-/* Every text node of every SVG in `sub` (ticks, bar values, legends). */
-static size_t svg_exponents(const char *sub, size_t *texts)
-{
-	char path[700];
-	snprintf(path, sizeof(path), "%s/%s", root, sub);
-	DIR *d = opendir(path);
-	size_t bad = 0;
-	for (struct dirent *de; d && (de = readdir(d));) {
-		size_t n = strlen(de->d_name);
-		if (n < 5 || strcmp(de->d_name + n - 4, ".svg"))
-			continue;
-		char *svg = slurp(sub, de->d_name);
-		for (const char *p = svg; p && (p = strchr(p, '>'));) {
-			const char *q = strchr(++p, '<');
-			if (!q)
-				break;
-			size_t len = (size_t)(q - p);
-			if (len && strspn(p, " \t\n") < len) {
-				(*texts)++;
-				if (has_exponent(p, len)) {
-					CHECK_FAIL("%s/%s: '%.*s'", sub, de->d_name,
-						   (int)len, p);
-					bad++;
-				}
-			}
-			p = q;
-		}
-		free(svg);
-	}
-	if (d)
-		closedir(d);
-	return bad;
-}
-
-TEST(no_number_on_any_chart_in_scientific_notation)
-{
-	CHECK(setup());
-	size_t texts = 0;
-	CHECK(svg_exponents("out", &texts) == 0);
-	CHECK(svg_exponents("out-mib", &texts) == 0);
-	CHECK(texts > 1000);	/* the scan read the charts' texts */
-	/* 500000 IOPS and more (the active range) read as k on the axis */
-	char *svg = chart_file("out", "active_range-iops-span", "svg");
-	CHECK(svg && strstr(svg, "600k"));
-	free(svg);
-}
-
-/* The x of every `set arrow` in a script: horizontal (`from graph 0,
-   first V`) or vertical (`from first V, graph 0`). */
-static int arrows(const char *gp, bool vertical, double *v, int max)
-{
-	const char *key = vertical ? "set arrow from first " :
-				     "set arrow from graph 0, first ";
-	int n = 0;
-	for (const char *p = gp; p && n < max && (p = strstr(p, key)); p++)
-		if (sscanf(p + strlen(key), "%lf", &v[n]) == 1)
-			n++;
-	return n;
-}
-
-TEST(fill_levels_marked_on_the_dut_alone)
-{
-	CHECK(setup());
-	char *gp = chart_file("out", "fill-pass1-levels", "gp");
-	char *dat = chart_file("out", "fill-pass1-levels", "dat");
-	CHECK(gp && dat);
-	if (!gp || !dat)
-		return;
-	/* the DUT alone: one block */
-	CHECK(strstr(dat, "# index 0: \"sim:dut\""));
-	CHECK(!strstr(dat, "# index 1:"));
-	/* Fixture truth: 200 samples at 5000 MB/s (100 GB), then 1500. */
-	double h[16], vx[16];
-	int nh = arrows(gp, false, h, 16), nv = arrows(gp, true, vx, 16);
-	bool cache = false, level = false;
-	for (int i = 0; i < nh; i++) {
-		cache |= fabs(h[i] / 5000 - 1) < 0.01;
-		level |= fabs(h[i] / 1500 - 1) < 0.02;
-	}
-	CHECK(cache);
-	CHECK(level);
-	CHECK(nv >= 1 && fabs(vx[0] / 100 - 1) < 0.01);	/* cache end, GB */
-	CHECK(strstr(gp, "SLC cache 5000 MB/s"));
-	CHECK(strstr(gp, "set label 'cache ends at ") && strstr(gp, " GB: folding'"));
-	free(gp);
-	free(dat);
-}
-
-TEST(fill_minimum_sample_and_averages_per_device)
-{
-	CHECK(setup());
-	/* minimum: the low level's lower ripple, 1500 x 0.99 */
-	check_ranking("fill-pass1-min", 1485, 1e-6);
-	/* averages: rows "device<TAB>true<TAB>mean<TAB>over position" */
-	char *dat = chart_file("out", "fill-pass1-averages", "dat");
-	CHECK(dat != NULL);
-	const char *p = dat ? strstr(dat, "\n\"sim:dut\"") : NULL;
-	double t = 0, m = 0, pos = 0;
-	CHECK(p && sscanf(strchr(p + 2, '"') + 1, "%lf %lf %lf", &t, &m, &pos) == 3);
-	/* by hand: 100 GB + 60 GB in 60 s = 2666.67 MB/s; equal slices, so
-	   the mean of samples is the same; over the position written
-	   (200 x 5000^2 + 400 x 1500^2) / (200 x 5000 + 400 x 1500) = 3687.5
-	   (the +-1 % ripple adds 0.01 %) */
-	CHECK_REL(t, 8000.0 / 3, 1e-6);
-	CHECK_REL(m, 8000.0 / 3, 1e-6);
-	CHECK_REL(pos, 3687.5, 2e-4);
-	free(dat);
-	char *html = slurp("out", "index.html");
-	CHECK(html && strstr(html, "Average over the amount written (dirty-test tool)"));
-	CHECK(html && strstr(html, "Time below half the average (%)"));
-	free(html);
-}
-
-TEST(rnd_precond_in_the_reviewers_four_views)
-{
-	CHECK(setup());
-	/* full: the whole 30 s although the report clips time at 20 s */
-	char *full = chart_file("out", "rnd_precond-precond-time.gp", "gp");
-	CHECK(full && strstr(full, "set xrange [0:30]"));
-	free(full);
-	char *xc = chart_file("out", "rnd_precond-precond-time-clip.gp", "gp");
-	CHECK(xc && strstr(xc, "set xrange [0:20]"));
-	free(xc);
-	xc = chart_file("out", "rnd_precond-precond-lat-time-clip.gp", "gp");
-	CHECK(xc && strstr(xc, "set xrange [0:20]"));
-	free(xc);
-	/* latency cut at the reviewer's 50 ms (no --clip-latency given) */
-	char *yc = chart_file("out", "rnd_precond-precond-lat-time-clip-lat", "gp");
-	CHECK(yc && strstr(yc, "set yrange [0:50]"));
-	free(yc);
-	/* fainter: a quarter of the 0.35 opacity, 0.0875: alpha 0xe9 */
-	char *faint = chart_file("out", "rnd_precond-precond-time-faint", "gp");
-	CHECK(faint && strstr(faint, "#e91f77b4"));
-	free(faint);
-	/* the IOPS of the full view are the fixture's: 20000, bursts 200000 */
-	char *dat = chart_file("out", "rnd_precond-precond-time.gp", "dat");
-	double x[400], y[400];
-	int n = dat_block(dat, 0, x, y, 400);
-	CHECK(n >= 298);
-	int bursts = 0;
-	for (int i = 0; i < n; i++) {
-		bursts += fabs(y[i] - 200000) < 1;
-		CHECK(fabs(y[i] - 20000) < 1 || fabs(y[i] - 200000) < 1);
-	}
-	CHECK(bursts == 6);
-	free(dat);
-}
-
-TEST(max_latency_during_preconditioning)
-{
-	CHECK(setup());
-	/* the fixture's histogram rebuilt: its exact maximum, in ms */
-	struct lat_hist *h = hist_new();
-	fx_hist(h, FX_PRECOND_N, 8000);
-	double truth = (double)h->max / 1e6;
-	hist_free(h);
-	char *dat = chart_file("out", "rnd_precond-precond-max-latency", "dat");
-	char l[8][64];
-	double v[8];
-	int n = dat ? bar_rows(dat, l, v, 8) : 0;
-	CHECK(n == 3);
-	for (int i = 0; i < n; i++)
-		CHECK_REL(v[i], truth, 1e-9);
-	free(dat);
-}
-
-TEST(two_in_one_points_carry_their_qd)
-{
-	CHECK(setup());
-	char *dat = chart_file("out", "RND_4_KiB_read-2in1-all", "dat");
-	char *gp = chart_file("out", "RND_4_KiB_read-2in1-all", "gp");
-	CHECK(gp && strstr(gp, "with labels"));
-	static const int qds[] = { 1, 4, 16, 64 };
-	for (int i = 0; dat && i < 4; i++) {
-		char want[32];
-		snprintf(want, sizeof(want), "\t\"QD%d\"\n", qds[i]);
-		const char *p = strstr(strstr(dat, "# index 0:"), want);
-		CHECK(p != NULL);
-		while (p && p > dat && p[-1] != '\n')
-			p--;
-		double iops = p ? strtod(p, NULL) : 0;
-		CHECK_REL(iops, fx_sweep_iops(1, qds[i], 1), 1e-3);
-	}
-	free(dat);
-	free(gp);
-	char *html = slurp("out", "index.html");
-	CHECK(html && strstr(html, "RND QD1 is left out of this chart"));
-	free(html);
-}
-
-TEST(std_dev_per_qd_every_device)
-{
-	CHECK(setup());
-	char *html = slurp("out", "index.html");
-	const char *t = html ? strstr(html, "RND 4 KiB read: standard deviation "
-				      "of the 100 ms samples per QD") : NULL;
-	CHECK(t != NULL);
-	/* QD1 read, DUT: 20 samples alternating 19600 / 20400 IOPS: sample
-	   sd 400 sqrt(20/19) = 410.4, CV 2.05 %; sim:slow at 0.6 of it */
-	CHECK(t && strstr(t, "410 (2.05 %)"));
-	CHECK(t && strstr(t, "246 (2.05 %)"));
-	free(html);
-}
-
-/* The percentile-50 point of a nines block: the latency there. */
-static double block_p50(const char *dat, int index)
-{
-	double x[512], y[512];
-	int n = dat_block(dat, index, x, y, 512);
-	double best = NAN, d = 1e9;
-	for (int i = 0; i < n; i++)
-		if (fabs(y[i] - 50) < d) {
-			d = fabs(y[i] - 50);
-			best = x[i];
-		}
-	return best;
-}
-
-TEST(burst_and_steady_latency_in_one_nines_chart)
-{
-	CHECK(setup());
-	char *dat = chart_file("out", "tail_latency-burst-steady-nines", "dat");
-	CHECK(dat != NULL);
-	if (!dat)
-		return;
-	/* fixture: R/W ratio (burst) p50 60 us both ways; tail (steady)
-	   read 80 us, write 20 us; fx_hist spreads +-10 % */
-	CHECK(strstr(dat, "# index 0: \"burst: "));
-	CHECK(strstr(dat, "# index 1: \"steady state: "));
-	CHECK_REL(block_p50(dat, 0), 60, 0.03);
-	CHECK_REL(block_p50(dat, 1), 80, 0.03);
-	CHECK_REL(block_p50(dat, 2), 60, 0.03);
-	CHECK_REL(block_p50(dat, 3), 20, 0.03);
-	CHECK(!strstr(dat, "# index 4:"));
-	free(dat);
-}
-
-TEST(device_summary_small_calculations)
-{
-	CHECK(setup());
-	char *html = slurp("out", "index.html");
-	const char *t = html ? strstr(html, "Small calculations") : NULL;
-	CHECK(t != NULL);
-	/* by hand: 8 x 0.5 x 270 uF x 35^2 = 1.323 J; / 25 W = 52.9 ms;
-	   2200 GB raw / 2000 GB user - 1 = 10 %; 2e12 / 2 GiB = 1 : 931 */
-	CHECK(t && strstr(t, "1.323 J (8 x 270 µF at 35 V)"));
-	CHECK(t && strstr(t, "52.9 ms"));
-	CHECK(t && strstr(t, "10.0 %"));
-	CHECK(t && strstr(t, "1 : 931"));
-	CHECK(t && strstr(t, "not known (the datasheet file is the DUT&#39;s)"));
-	free(html);
-	html = slurp("out-mib", "index.html");
-	CHECK(html && strstr(html, "not known (no datasheet file given)"));
-	free(html);
 }
 
 TEST(zz_cleanup)
