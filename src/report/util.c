@@ -212,28 +212,6 @@ double *sample_values(const struct rpt_workload *w, bool iops, size_t *n)
 	return v;
 }
 
-struct figure *figure_add(struct rctx *x, const char *test, const char *what,
-			  const char *unit)
-{
-	if (x->nfig == x->figcap) {
-		size_t cap = x->figcap ? x->figcap * 2 : 32;
-		struct figure *f = realloc(x->fig, cap * sizeof(*f));
-		if (!f)
-			return NULL;
-		x->fig = f;
-		x->figcap = cap;
-	}
-	struct figure *f = &x->fig[x->nfig++];
-	memset(f, 0, sizeof(*f));
-	bufprintf(f->test, sizeof(f->test), "%s", test);
-	bufprintf(f->what, sizeof(f->what), "%s", what);
-	bufprintf(f->unit, sizeof(f->unit), "%s", unit);
-	f->absent = "not measured";
-	for (size_t i = 0; i < RPT_MAX_RUNS; i++)
-		f->v[i] = NAN;
-	return f;
-}
-
 void headline(struct rctx *x, const char *step, const char *fmt, ...)
 {
 	char buf[2048];
