@@ -35,8 +35,8 @@ double wl_bps(const struct workload_row *w);
 double wl_iops(const struct workload_row *w);
 
 /*
- * The plan's suite.scale: 1 for a full-size review, 0.01 when the plan's
- * capacity-bound sizes and times are 1 % of it (full-scaled).  The
+ * The plan's suite.scale: 1 for a full-size review, 0.1 when the plan's
+ * capacity-bound sizes and times are a tenth of it (full-scaled).  The
  * analysis' own time windows (burst level and merge gap, Intel's 1 s
  * consistency, the 30 s averages at drive-writes) are multiplied by it.
  */

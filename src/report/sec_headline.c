@@ -219,7 +219,7 @@ static const char *cell_levels(const struct rctx *x, size_t r,
 	double mean = fig_v(run, "fill.pass%d.post_cache.mean_mbps", pass);
 	size_t u = 0;
 	char n[32], t[48];
-	for (int i = 0; i < nl && i < 8; i++) {
+	for (int i = 1; i <= nl && i <= 8; i++) {	/* levels count from 1 */
 		double v = fig_v(run, "fill.pass%d.level%d.mbps", pass, i);
 		double share = fig_v(run, "fill.pass%d.level%d.share", pass, i);
 		if (!isfinite(v))
@@ -426,6 +426,8 @@ static const char *cell_reclaim_rate(const struct rctx *x, size_t r,
 	if (why)
 		return why;
 	double v = fig_v(run, "reclaim.rate_gbps");
+	if (!(fig_v(run, "reclaim.recovered_gb") > 0))
+		return "no cache regained (no SLC cache found)";
 	if (!isfinite(v))
 		return "too few idle times before the cache was back";
 	size_t u = put_size(x, v, b, len);
@@ -443,6 +445,8 @@ static const char *cell_reclaim_full(const struct rctx *x, size_t r,
 		return why;
 	double s = fig_v(run, "reclaim.full_recovery_s");
 	double gb = fig_v(run, "reclaim.recovered_gb");
+	if (!(gb > 0))
+		return "no cache regained (no SLC cache found)";
 	if (!(fig_v(run, "reclaim.saturated") > 0) || !isfinite(s))
 		return "not back in full within the longest idle";
 	char t[48], g[48], full[128];
@@ -653,12 +657,33 @@ void figures_table(struct rctx *x)
 
 /* --- What was scaled, from what each run stored --- */
 
-/* "suite.scale=0.01" of the stored plan; 1 when absent. */
+/* "suite.scale=0.1" of the stored plan; 1 when absent. */
 static double plan_scale(const char *plan)
 {
 	const char *p = plan ? strstr(plan, "suite.scale=") : NULL;
 	double v = p ? strtod(p + 12, NULL) : 1;
 	return v > 0 && v <= 1 ? v : 1;
+}
+
+/* "10ms", "100ms", "1s" in milliseconds (what the plan stores). */
+static double parse_interval_ms(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+	if (!strncmp(end, "ms", 2))
+		return v;
+	if (!strncmp(end, "us", 2))
+		return v / 1000;
+	return v * 1000;	/* s, or a bare number of seconds */
+}
+
+/* "suite.interval=10ms" of the stored plan, as written; "" when absent. */
+static void plan_interval(const char *plan, char *buf, size_t len)
+{
+	const char *p = plan ? strstr(plan, "suite.interval=") : NULL;
+	buf[0] = '\0';
+	if (p)
+		bufprintf(buf, len, "%.*s", (int)strcspn(p + 15, "\n"), p + 15);
 }
 
 void sec_scale_notes(struct rctx *x)
@@ -686,8 +711,14 @@ void sec_scale_notes(struct rctx *x)
 			page_esc(f, run->label);
 			fputs("</b>: ", f);
 			if (preset[0]) {
+				char ivl[32];
+				plan_interval(plan, ivl, sizeof ivl);
 				fputs("preset ", f);
 				page_esc(f, preset);
+				if (ivl[0]) {
+					fputs(", sampled every ", f);
+					page_esc(f, ivl);
+				}
 				fputs(". ", f);
 			}
 			if (note && note[0]) {
@@ -699,6 +730,16 @@ void sec_scale_notes(struct rctx *x)
 				page_esc(f, scaled);
 				fputs(". ", f);
 			}
+			/* a sample interval coarser than the miniature's (100 ms
+			   of the full-size review) resolves less */
+			uint64_t ivl_ns = 0;
+			const char *iv = plan ? strstr(plan, "suite.interval=") : NULL;
+			if (iv)
+				ivl_ns = (uint64_t)(parse_interval_ms(iv + 15) * 1e6);
+			if (ps < 1 && ivl_ns > 100e6 * ps * 1.01)
+				fputs("Its samples are coarser than a miniature of the "
+				      "review's 100 ms: what lasts only a few of the review's "
+				      "samples (bursts, short stalls) is not resolved. ", f);
 			if (ps != ds) {
 				char b1[32], b2[32];
 				fprintf(f, "The plan is scaled by %s, the drive by %s: "

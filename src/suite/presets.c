@@ -103,57 +103,62 @@ static const char quick_settings[] =
 	"boot.fsync_every=8MiB boot.pass_iops=100";
 
 /*
- * `full-scaled`: `full` for a simulated drive at 1 % of its capacity
- * (sim:NAME,scale=0.01), as a faithful miniature.  What a capacity bounds
- * takes 1 % of the time at the same rates, so every duration that lives
- * with it shrinks by the same factor: the sample interval (100 ms -> 1 ms,
- * so a 0.5 s burst of the real drive is still 5 samples), the steady-state
- * rule's spacing and window, rests and idles (the drive folds and collects
- * garbage while idle), absolute regions and amounts.  Measurement times of
- * steady rates (sweeps, peak passes, boot trials) shrink as well, to the
- * same number of samples; the tail-latency workloads keep 10 s, enough
- * I/Os for the 99.999th percentile at QD1.  `suite.scale` tells the
- * analysis (burst and consistency windows) and the report (figures back
- * at full size) what the run is.
+ * `full-scaled`: `full` for a simulated drive at a tenth of its capacity
+ * (sim:NAME,scale=0.1), as a faithful miniature.  What a capacity bounds
+ * takes a tenth of the time at the same rates, so every size and time that
+ * lives with it shrinks by the same factor: absolute regions and amounts,
+ * rests and idles (the drive folds and collects garbage while idle), the
+ * steady-state rule's spacing and window, and the sample interval
+ * (100 ms -> 10 ms, so a 0.5 s burst of the real drive is still 5
+ * samples, and a 128 KiB stream at 1.3 GB/s still 1 % per I/O).  The
+ * measurement times of steady rates (sweep points, boot trials) are cut
+ * to 1 % of the reviewer's, 300 samples a point, for the CPU the
+ * I/O-by-I/O parts cost; tail latency keeps 10 s a workload, enough I/Os
+ * for the 99.999th percentile at QD1.  `suite.scale` tells the analysis
+ * (burst and consistency windows) and the report (figures at full size)
+ * what the run is.
  */
 static const char full_scaled_settings[] =
-	"suite.scale=0.01 suite.interval=1ms "
-	"purge.rest=3s peak.rest=3s fill.rest=3s active_range.rest=3s "
-	"cssd_precond.rest=3s sync_write.rest=3s rw_ratio.rest=3s reclaim.rest=3s "
-	"essd_purge.rest=3s "
-	"peak.region=10MiB peak.pass_time=50ms "
-	"fill.pass_rest=9s "
-	"active_range.amount=10MiB active_range.span_start=10MiB "
-	"cssd_precond.rnd_span=82MiB "
-	"sync_write.span=82MiB sync_write.amount=5MiB sync_write.time=1200ms "
-	"rw_ratio.span=82MiB rw_ratio.amount=10MiB rw_ratio.time=300ms "
-	"rw_ratio.point_rest=100ms "
-	"reclaim.idles=50ms,100ms,150ms,300ms,600ms,1200ms,2400ms "
-	"reclaim.write_time=600ms "
-	"seq_precond.ss_interval=10ms seq_precond.window=300ms "
-	"rnd_precond.ss_interval=10ms rnd_precond.window=300ms "
+	"suite.scale=0.1 suite.interval=10ms "
+	"purge.rest=30s peak.rest=30s fill.rest=30s active_range.rest=30s "
+	"cssd_precond.rest=30s sync_write.rest=30s rw_ratio.rest=30s reclaim.rest=30s "
+	"essd_purge.rest=30s "
+	"peak.region=102MiB peak.pass_time=500ms "
+	"fill.pass_rest=90s "
+	"active_range.amount=102MiB active_range.span_start=102MiB "
+	"cssd_precond.rnd_span=819MiB "
+	"sync_write.span=819MiB sync_write.amount=50MiB sync_write.time=12s "
+	"rw_ratio.span=819MiB rw_ratio.amount=102MiB rw_ratio.time=3s "
+	"rw_ratio.point_rest=1s "
+	/* the reviewer's idles, and two longer ones (8 and 12 min at full
+	   size, as one review's minutes) so the cache is back in full */
+	"reclaim.idles=500ms,1s,1500ms,3s,6s,12s,24s,48s,72s "
+	"reclaim.write_time=6s "
+	"seq_precond.ss_interval=100ms seq_precond.window=3s "
+	"rnd_precond.ss_interval=100ms rnd_precond.window=3s "
+	/* measurement times: 1 % */
 	"seq_sweeps.ramp=300ms seq_sweeps.time=3s "
 	"rnd_sweeps.ramp=300ms rnd_sweeps.time=3s "
 	"ai_sweep.ramp=300ms ai_sweep.time=3s "
 	"iu_sweeps.ramp=300ms iu_sweeps.time=3s "
 	"tail_latency.time=10s "
-	"boot.fsync_every=2621KiB boot.rate_cycle=50ms boot.double_time=300ms "
+	"boot.fsync_every=26214KiB boot.rate_cycle=500ms boot.double_time=300ms "
 	"boot.bisect_time=600ms boot.confirm_time=1200ms";
 
 const struct preset presets[] = {
 	{ "cssd", "the cSSD half with the reviewer's numbers", true, false, "", "" },
 	{ "essd", "the eSSD half with the reviewer's numbers", false, true, "", "" },
 	{ "full", "both halves with the reviewer's numbers", true, true, "", "" },
-	{ "full-scaled", "full for a simulated drive at scale=0.01: every "
-	  "capacity-bound size and time at 1 %", true, true, full_scaled_settings,
+	{ "full-scaled", "full for a simulated drive at scale=0.1: every "
+	  "capacity-bound size and time at 10 %", true, true, full_scaled_settings,
 	  "The full methodology as a miniature of the review, for a drive "
-	  "simulated at 1 % of its capacity: regions, amounts, rests, idles, "
-	  "the steady-state rule's window and the sample interval (1 ms) are "
-	  "1 % of the reviewer's, sweep points and boot trials 1 % of their "
-	  "time at the same number of samples; tail latency keeps 10 s per "
-	  "workload.  Sizes and times of what the capacity bounds are shown "
-	  "as measured and at full size (divided by the scale); rates, I/O "
-	  "counts per second and latencies are the drive's own." },
+	  "simulated at 10 % of its capacity: regions, amounts, rests, idles, "
+	  "the steady-state rule's spacing and window and the sample interval "
+	  "are 10 % of the reviewer's; sweep points and boot trials "
+	  "run 1 % of the reviewer's time (300 samples a point), tail latency "
+	  "10 s per workload.  Sizes and times of what the capacity bounds are "
+	  "shown as measured and at full size (divided by the scale); rates, "
+	  "I/O rates and latencies are the drive's own." },
 	{ "quick", "every step, scaled so a small target finishes in minutes",
 	  true, true, quick_settings,
 	  "A smoke test: every step at toy sizes and times (fractions of a "

@@ -52,24 +52,24 @@ TEST(presets_have_the_methodology_steps)
 }
 
 /*
- * full-scaled is full at 1 %: every setting a drive's capacity bounds (a
- * size, or the time of what a capacity bounds: rests, idles, the sample
- * interval, the steady-state rule's spacing and window, sweep and boot
- * trial times) is full's x 0.01, within the rounding to a whole MiB or
- * millisecond; everything else (shares, QDs, block sizes, rates, counts,
- * tolerances, the boot search's latency limits) is full's.  The one
- * exception, on purpose: tail latency's 10 s (I/O counts for the 99.999th
- * percentile).
+ * full-scaled is full at a tenth: every setting a drive's capacity bounds
+ * (a size, or the time of what a capacity bounds: rests, idles, the sample
+ * interval, the steady-state rule's spacing and window) is full's x 0.1,
+ * within the rounding to a whole MiB; the measurement times of steady
+ * rates (sweep points, boot trials) full's x 0.01; tail latency 10 s;
+ * the reclaim idles full's x 0.1 and two longer ones; everything else
+ * (shares, QDs, block sizes, rates, counts, tolerances, the boot search's
+ * latency limits) is full's.
  */
-TEST(full_scaled_is_full_at_one_percent)
+TEST(full_scaled_is_full_at_a_tenth)
 {
 	struct sb_err e;
 	static struct plan full, sc;
 	CHECK(plan_init(&full, "full", &e) == 0);
 	CHECK(plan_init(&sc, "full-scaled", &e) == 0);
 	CHECK(suite_param(&full, "scale")->d == 1);
-	CHECK(suite_param(&sc, "scale")->d == 0.01);
-	CHECK_EQ_U64(suite_param(&sc, "interval")->u, suite_param(&full, "interval")->u / 100);
+	CHECK(suite_param(&sc, "scale")->d == 0.1);
+	CHECK_EQ_U64(suite_param(&sc, "interval")->u, suite_param(&full, "interval")->u / 10);
 	CHECK_EQ_U64(sc.nsteps, full.nsteps);
 	int scaled = 0;
 	for (uint32_t i = 0; i < full.nsteps; i++) {
@@ -78,24 +78,29 @@ TEST(full_scaled_is_full_at_one_percent)
 			const struct param_desc *d = step_desc(f, k);
 			const struct param_value *a = &f->v[k], *b = &s->v[k];
 			bool tail = !strcmp(f->name, "tail_latency") && !strcmp(d->key, "time");
+			bool sweep = !strcmp(f->kind->name, "sweep") &&
+				     (!strcmp(d->key, "ramp") || !strcmp(d->key, "time"));
+			bool trial = !strcmp(f->name, "boot") && strstr(d->key, "_time");
 			bool limit = (!strcmp(f->name, "boot") && d->key[0] == 'p') ||
 				     !strcmp(d->key, "max");
 			/* sizes of data a capacity bounds; block sizes and
 			   queue depths are not */
 			bool size = (d->type == PT_SIZE || (d->type == PT_AMOUNT && a->d < 0)) &&
 				    strcmp(d->key, "bs") && strncmp(d->key + strlen(d->key) - 3, "_bs", 3);
+			double by = sweep || trial ? 0.01 : 0.1;
 			if (tail) {
 				CHECK_EQ_U64(b->u, 10 * NS);
 			} else if ((d->type == PT_DURATION && !limit) || size) {
-				double want = 0.01 * (double)a->u, got = (double)b->u;
-				if (fabs(got - want) > 0.025 * want)
-					CHECK_FAIL("%s.%s: %s, full %s (x 0.01)", f->name, d->key,
-						   b->text, a->text);
+				double want = by * (double)a->u, got = (double)b->u;
+				if (fabs(got - want) > 0.005 * want)
+					CHECK_FAIL("%s.%s: %s, full %s (x %g)", f->name, d->key,
+						   b->text, a->text, by);
 				scaled += a->u > 0;
 			} else if (d->type == PT_DURATION_LIST) {
-				CHECK_EQ_U64(b->n, a->n);
+				CHECK_EQ_U64(b->n, a->n + 2);
+				CHECK(b->n == a->n + 2 && b->ulist[a->n] > 10 * a->ulist[a->n - 1]);
 				for (uint32_t j = 0; j < a->n && j < b->n; j++)
-					if (b->ulist[j] * 100 != a->ulist[j])
+					if (b->ulist[j] * 10 != a->ulist[j])
 						CHECK_FAIL("%s.%s[%u]: %s, full %s", f->name, d->key, j,
 							   b->text, a->text);
 			} else if (strcmp(a->text, b->text)) {
