@@ -45,7 +45,8 @@ static double drive_scale(const struct rpt_run *r)
 	return v > 0 && v <= 1 ? v : 1;
 }
 
-/* Why a step's figure is missing: the step did not run, or was skipped. */
+/* Why a step's figures are missing: the step did not run, or was skipped;
+   NULL when it ran. */
 static const char *step_absent(const struct rpt_run *r, const char *step)
 {
 	if (!rpt_step(r, step))
@@ -128,6 +129,7 @@ typedef const char *(*cell_fn)(const struct rctx *x, size_t r,
 
 struct hl_row {
 	const char *test;
+	const char *step;	/* whose absence or skip the cell says first */
 	char what[96];
 	cell_fn fn;
 	const void *arg;
@@ -141,7 +143,9 @@ static void row_out(struct rctx *x, const struct hl_row *row)
 	page_td(f, "%s", row->what);
 	for (size_t r = 0; r < x->nruns; r++) {
 		char buf[CELL] = "";
-		const char *why = row->fn(x, r, row->arg, buf, sizeof buf);
+		const char *why = step_absent(&x->runs[r], row->step);
+		if (!why)
+			why = row->fn(x, r, row->arg, buf, sizeof buf);
 		/* the absent class lets a reader (and the test) tell a reason
 		   from a value */
 		if (why)
@@ -163,9 +167,6 @@ static size_t full_size_note(double scale, char *b, size_t len, const char *text
 
 static const char *fill_absent(const struct rpt_run *r, int pass)
 {
-	const char *why = step_absent(r, "fill");
-	if (why)
-		return why;
 	return isfinite(fig_v(r, "fill.pass%d.total_s", pass)) ? NULL
 	       : "no such pass in this run";
 }
@@ -246,9 +247,6 @@ static const char *cell_steady(const struct rctx *x, size_t r,
 {
 	const struct rpt_run *run = &x->runs[r];
 	const char *step = arg;
-	const char *why = step_absent(run, step);
-	if (why)
-		return why;
 	double reached = fig_v(run, "%s.steady_reached", step);
 	if (!isfinite(reached))
 		return "no samples";
@@ -280,9 +278,6 @@ static const char *cell_bursts(const struct rctx *x, size_t r,
 {
 	const struct rpt_run *run = &x->runs[r];
 	const char *step = arg;
-	const char *why = step_absent(run, step);
-	if (why)
-		return why;
 	double count = fig_v(run, "%s.bursts.count", step);
 	if (!isfinite(count))
 		return "no samples";
@@ -328,9 +323,6 @@ static const char *cell_peak(const struct rctx *x, size_t r, const void *arg,
 {
 	const struct rpt_run *run = &x->runs[r];
 	const char *key = arg;	/* "default.seq1m_q8t1" */
-	const char *why = step_absent(run, "peak");
-	if (why)
-		return why;
 	double rd = fig_v(run, "peak.%s.read.mbps", key);
 	double wr = fig_v(run, "peak.%s.write.mbps", key);
 	if (!isfinite(rd) && !isfinite(wr))
@@ -355,9 +347,6 @@ static const char *cell_consistency(const struct rctx *x, size_t r,
 {
 	const struct rpt_run *run = &x->runs[r];
 	const struct cons_arg *a = arg;
-	const char *why = step_absent(run, a->step);
-	if (why)
-		return why;
 	bool rnd = strncmp(a->step, "seq", 3) != 0;
 	double low = NAN;
 	int low_qd = 0, nqd = 0;
@@ -386,9 +375,6 @@ static const char *cell_sync(const struct rctx *x, size_t r, const void *arg,
 {
 	(void)arg;
 	const struct rpt_run *run = &x->runs[r];
-	const char *why = step_absent(run, "sync_write");
-	if (why)
-		return why;
 	double v = fig_v(run, "sync_write.mbps");
 	double io = fig_v(run, "sync_write.iops");
 	if (!isfinite(v))
@@ -407,9 +393,6 @@ static const char *cell_lowqd(const struct rctx *x, size_t r, const void *arg,
 {
 	(void)arg;
 	const struct rpt_run *run = &x->runs[r];
-	const char *why = step_absent(run, "rw_ratio");
-	if (why)
-		return why;
 	double v = fig_v(run, "rw_ratio.score_mbps");
 	if (!isfinite(v))
 		return "no mixed read share at the weighted queue depths";
@@ -422,9 +405,6 @@ static const char *cell_reclaim_rate(const struct rctx *x, size_t r,
 {
 	(void)arg;
 	const struct rpt_run *run = &x->runs[r];
-	const char *why = step_absent(run, "reclaim");
-	if (why)
-		return why;
 	double v = fig_v(run, "reclaim.rate_gbps");
 	if (!(fig_v(run, "reclaim.recovered_gb") > 0))
 		return "no cache regained (no SLC cache found)";
@@ -440,9 +420,6 @@ static const char *cell_reclaim_full(const struct rctx *x, size_t r,
 {
 	(void)arg;
 	const struct rpt_run *run = &x->runs[r];
-	const char *why = step_absent(run, "reclaim");
-	if (why)
-		return why;
 	double s = fig_v(run, "reclaim.full_recovery_s");
 	double gb = fig_v(run, "reclaim.recovered_gb");
 	if (!(gb > 0))
@@ -473,9 +450,6 @@ static const char *cell_boot(const struct rctx *x, size_t r, const void *arg,
 {
 	(void)arg;
 	const struct rpt_run *run = &x->runs[r];
-	const char *why = step_absent(run, "boot");
-	if (why)
-		return why;
 	double v = fig_v(run, "boot.score_iops");
 	double n = fig_v(run, "boot.score_readers");
 	double pass = fig_v(run, "boot.pass");
@@ -504,9 +478,6 @@ static const char *cell_tail(const struct rctx *x, size_t r, const void *arg,
 {
 	const struct rpt_run *run = &x->runs[r];
 	int mix = *(const int *)arg;
-	const char *why = step_absent(run, "tail_latency");
-	if (why)
-		return why;
 	char name[32];
 	bufprintf(name, sizeof name, "mix=%d qd=1", mix);
 	const struct rpt_workload *w = rpt_find(run, "tail_latency", name);
@@ -533,16 +504,19 @@ static const char *cell_tail(const struct rctx *x, size_t r, const void *arg,
 #define HL_MAX 64
 
 static struct hl_row *row_add(struct hl_row *rows, size_t *n, const char *test,
-			      cell_fn fn, const void *arg, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
+			      const char *step, cell_fn fn, const void *arg,
+			      const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
 static struct hl_row *row_add(struct hl_row *rows, size_t *n, const char *test,
-			      cell_fn fn, const void *arg, const char *fmt, ...)
+			      const char *step, cell_fn fn, const void *arg,
+			      const char *fmt, ...)
 {
 	if (*n >= HL_MAX)
 		return NULL;
 	struct hl_row *row = &rows[(*n)++];
 	memset(row, 0, sizeof *row);
 	row->test = test;
+	row->step = step;
 	row->fn = fn;
 	row->arg = arg;
 	va_list ap;
@@ -598,22 +572,22 @@ void figures_table(struct rctx *x)
 	if (np < 1)
 		np = 1;		/* the rows say why there is none */
 	for (int k = 0; k < np && k < 8; k++) {
-		row_add(rows, &n, "Fill drive", cell_cache_size, &passes[k],
+		row_add(rows, &n, "Fill drive", "fill", cell_cache_size, &passes[k],
 			"Pass %d: SLC cache size", k + 1);
-		row_add(rows, &n, "Fill drive", cell_cache_speed, &passes[k],
+		row_add(rows, &n, "Fill drive", "fill", cell_cache_speed, &passes[k],
 			"Pass %d: SLC cache write speed", k + 1);
-		row_add(rows, &n, "Fill drive", cell_levels, &passes[k],
+		row_add(rows, &n, "Fill drive", "fill", cell_levels, &passes[k],
 			"Pass %d: levels after the cache", k + 1);
 	}
-	row_add(rows, &n, "SEQ preconditioning", cell_steady, "seq_precond",
+	row_add(rows, &n, "SEQ preconditioning", "seq_precond", cell_steady, "seq_precond",
 		"Steady state: value, time and drive-writes to it");
-	row_add(rows, &n, "RND preconditioning", cell_steady, "rnd_precond",
+	row_add(rows, &n, "RND preconditioning", "rnd_precond", cell_steady, "rnd_precond",
 		"Steady state: value, time and drive-writes to it");
-	row_add(rows, &n, "RND preconditioning", cell_bursts, "rnd_precond",
+	row_add(rows, &n, "RND preconditioning", "rnd_precond", cell_bursts, "rnd_precond",
 		"Bursts: period, length, height, size");
 	size_t npk = peak_tests(&x->runs[0], peak, 16);
 	if (!npk)
-		row_add(rows, &n, "Peak numbers", cell_peak, "default.seq1m_q8t1",
+		row_add(rows, &n, "Peak numbers", "peak", cell_peak, "default.seq1m_q8t1",
 			"SEQ1M Q8T1 read / write");
 	for (size_t i = 0; i < npk; i++) {
 		char lab[64];
@@ -623,22 +597,22 @@ void figures_table(struct rctx *x)
 			lab[j] = test[j] == '_' ? ' ' : (test[j] >= 'a' && test[j] <= 'z')
 				 ? (char)(test[j] - 'a' + 'A') : test[j];
 		lab[j] = '\0';
-		row_add(rows, &n, "Peak numbers", cell_peak, peak[i], "%s read / write (%s profile)",
+		row_add(rows, &n, "Peak numbers", "peak", cell_peak, peak[i], "%s read / write (%s profile)",
 			lab, !strncmp(peak[i], "nvme.", 5) ? "NVMe" : "default");
 	}
 	for (size_t i = 0; i < sizeof cons / sizeof cons[0]; i++)
-		row_add(rows, &n, "Consistency", cell_consistency, &cons[i],
+		row_add(rows, &n, "Consistency", cons[i].step, cell_consistency, &cons[i],
 			"%s %s (99.9 %% value / mean)",
 			!strcmp(cons[i].step, "seq_sweeps") ? "SEQ 128 KiB" : "RND 4 KiB",
 			cons[i].mix ? "read" : "write");
-	row_add(rows, &n, "Sync write", cell_sync, NULL, "RND 4 KiB QD1 with O_SYNC");
-	row_add(rows, &n, "Performance by R/W ratio", cell_lowqd, NULL,
+	row_add(rows, &n, "Sync write", "sync_write", cell_sync, NULL, "RND 4 KiB QD1 with O_SYNC");
+	row_add(rows, &n, "Performance by R/W ratio", "rw_ratio", cell_lowqd, NULL,
 		"Weighted low-QD score (mixed read shares)");
-	row_add(rows, &n, "SLC cache reclaim", cell_reclaim_rate, NULL, "Recovery rate");
-	row_add(rows, &n, "SLC cache reclaim", cell_reclaim_full, NULL, "Time to full recovery");
-	row_add(rows, &n, "Boot workload", cell_boot, NULL, "BootBench score, pass or fail");
+	row_add(rows, &n, "SLC cache reclaim", "reclaim", cell_reclaim_rate, NULL, "Recovery rate");
+	row_add(rows, &n, "SLC cache reclaim", "reclaim", cell_reclaim_full, NULL, "Time to full recovery");
+	row_add(rows, &n, "Boot workload", "boot", cell_boot, NULL, "BootBench score, pass or fail");
 	for (int i = 0; i < 4; i++)
-		row_add(rows, &n, "Tail latency", cell_tail, &mixes[i],
+		row_add(rows, &n, "Tail latency", "tail_latency", cell_tail, &mixes[i],
 			"QD1 RND 4 KiB %s: p99, p99.99, p99.999", mix_label[i]);
 
 	FILE *f = x->pg.top;

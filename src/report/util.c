@@ -120,22 +120,26 @@ const char *fmt_iops(double iops, char *buf, size_t len)
 	return buf;
 }
 
+/* Numbers through page_num: %g would write 999.7 as "1e+03". */
 const char *fmt_lat(double us, char *buf, size_t len)
 {
+	char n[32];
 	if (!isfinite(us))
 		bufprintf(buf, len, "-");
 	else if (us >= 1e6)
-		bufprintf(buf, len, "%.3g s", us / 1e6);
+		bufprintf(buf, len, "%s s", page_num(us / 1e6, -1, n, sizeof n));
 	else if (us >= 1000)
-		bufprintf(buf, len, "%.3g ms", us / 1000);
+		bufprintf(buf, len, "%s ms", page_num(us / 1000, -1, n, sizeof n));
 	else
-		bufprintf(buf, len, "%.3g µs", us);
+		bufprintf(buf, len, "%s µs", page_num(us, -1, n, sizeof n));
 	return buf;
 }
 
 const char *fmt_size(const struct rctx *x, double bytes, char *buf, size_t len)
 {
-	bufprintf(buf, len, "%.4g %s", bytes / x->size_div, x->size_unit);
+	char n[32];
+	bufprintf(buf, len, "%s %s", page_num(bytes / x->size_div, -1, n, sizeof n),
+		  x->size_unit);
 	return buf;
 }
 
