@@ -130,9 +130,10 @@ static const char full_scaled_settings[] =
 	"sync_write.span=819MiB sync_write.amount=50MiB sync_write.time=12s "
 	"rw_ratio.span=819MiB rw_ratio.amount=102MiB rw_ratio.time=3s "
 	"rw_ratio.point_rest=1s "
-	/* the reviewer's idles, and two longer ones (8 and 12 min at full
-	   size, as one review's minutes) so the cache is back in full */
-	"reclaim.idles=500ms,1s,1500ms,3s,6s,12s,24s,48s,72s "
+	/* the reviewer's idles, and a longer one (12 min at full size, as
+	   one review's minutes) by which the cache is back in full; the rate
+	   is fitted on the points before it */
+	"reclaim.idles=500ms,1s,1500ms,3s,6s,12s,24s,72s "
 	"reclaim.write_time=6s "
 	"seq_precond.ss_interval=100ms seq_precond.window=3s "
 	"rnd_precond.ss_interval=100ms rnd_precond.window=3s "
