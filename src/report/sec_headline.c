@@ -664,6 +664,7 @@ void sec_scale_notes(struct rctx *x)
 {
 	FILE *f = x->pg.top;
 	bool any = false;
+	char *said = NULL;	/* the previous run's note and scaling, once */
 	for (size_t r = 0; r < x->nruns; r++) {
 		const struct rpt_run *run = &x->runs[r];
 		json_t *params = run->params_json ? json_loads(run->params_json, 0, NULL) : NULL;
@@ -695,15 +696,24 @@ void sec_scale_notes(struct rctx *x)
 				}
 				fputs(". ", f);
 			}
-			if (note && note[0]) {
-				page_esc(f, note);
-				fputs(" ", f);
+			char *both = NULL;
+			if (asprintf(&both, "%s|%s", note ? note : "", scaled ? scaled : "") < 0)
+				both = NULL;
+			if (both && said && !strcmp(both, said)) {
+				fputs("Otherwise as above. ", f);
+			} else {
+				if (note && note[0]) {
+					page_esc(f, note);
+					fputs(" ", f);
+				}
+				if (scaled) {
+					fputs("The drive is simulated with ", f);
+					page_esc(f, scaled);
+					fputs(". ", f);
+				}
 			}
-			if (scaled) {
-				fputs("The drive is simulated with ", f);
-				page_esc(f, scaled);
-				fputs(". ", f);
-			}
+			free(said);
+			said = both;
 			/* a sample interval coarser than the miniature's (100 ms
 			   of the full-size review) resolves less */
 			uint64_t ivl_ns = 0;
@@ -726,6 +736,7 @@ void sec_scale_notes(struct rctx *x)
 		json_decref(params);
 		json_decref(facts);
 	}
+	free(said);
 	if (any)
 		fputs("</ul></div>\n", f);
 }

@@ -40,8 +40,9 @@ void sim_describe_json(struct json_writer *w, const char *key,
 			 "the real drive's: user capacity, physical space, static "
 			 "and dynamic SLC cache, reserved free space, fold-round and "
 			 "garbage-collection watermarks, fold rounds, the burst bank; "
-			 "rates, latencies, queue limits, time constants and the "
-			 "journal-flush interval are the real drive's", 100 * sp->scale);
+			 "rates, latencies, queue limits and the journal-flush "
+			 "interval are the real drive's, and so are its time "
+			 "constants where the target does not set them", 100 * sp->scale);
 		json_string(w, "scaled", what);
 	}
 	json_u64(w, "seed", sp->seed);
