@@ -63,6 +63,8 @@ int fig_ss_precond(struct fctx *c, struct sb_err *e)
 
 	struct burst_params bp;
 	burst_params_default(&bp);
+	bp.level_window_s *= run_scale(c);
+	bp.merge_gap_s *= run_scale(c);
 	struct burst_result br;
 	if (!burst_analyze(t, n, sp.metric, &bp, &br, NULL, &ae)) {
 		fig(c, "", (double)br.count, "bursts.count");
@@ -78,7 +80,8 @@ int fig_ss_precond(struct fctx *c, struct sb_err *e)
 	static const double dw[] = { 0.2, 1.0, 1.5 };
 	static const char *const dwl[] = { "0_2", "1_0", "1_5" };
 	double at[3];
-	if (c->size && !level_at_drive_writes(t, n, sp.metric, c->size, dw, 3, AVG_WINDOW_S, at, &ae))
+	if (c->size && !level_at_drive_writes(t, n, sp.metric, c->size, dw, 3,
+						    AVG_WINDOW_S * run_scale(c), at, &ae))
 		for (int i = 0; i < 3; i++)
 			fig(c, unit, at[i] / scale, "avg_%s_at_dw_%s", iops ? "iops" : "mbps", dwl[i]);
 	free(t);

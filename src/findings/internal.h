@@ -34,6 +34,14 @@ int load_trace(struct fctx *c, int64_t wid, unsigned dirs,
 double wl_bps(const struct workload_row *w);
 double wl_iops(const struct workload_row *w);
 
+/*
+ * The plan's suite.scale: 1 for a full-size review, 0.1 when the plan's
+ * capacity-bound sizes and times are a tenth of it (full-scaled).  The
+ * analysis' own time windows (burst level and merge gap, Intel's 1 s
+ * consistency, the 30 s averages at drive-writes) are multiplied by it.
+ */
+double run_scale(const struct fctx *c);
+
 /* Figure with the step's name in front: "<step>.<rest>". */
 int fig(struct fctx *c, const char *unit, double v, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -66,8 +66,10 @@ static void nav(struct rctx *x)
 {
 	const struct rpt_run *dut = &x->runs[0];
 	FILE *f = x->pg.top;
-	fputs("<nav><a href=\"#summary\">Summary</a><a href=\"#figures\">"
-	      "Figures</a><a href=\"#devices\">Devices</a>", f);
+	fputs("<nav><a href=\"#summary\">Summary</a>", f);
+	if (dut->nsteps)
+		fputs("<a href=\"#figures\">Figures</a>", f);
+	fputs("<a href=\"#devices\">Devices</a>", f);
 	for (size_t i = 0; i < dut->nsteps; i++) {
 		fputs("<a href=\"#", f);
 		page_esc(f, dut->steps[i].name);
@@ -100,10 +102,15 @@ static int build(struct rctx *x)
 
 	fflush(x->heads);
 	nav(x);
-	fputs("<h2 id=\"summary\">Summary</h2>\n<ul>\n", x->pg.top);
+	fputs("<h2 id=\"summary\">Summary</h2>\n", x->pg.top);
+	sec_scale_notes(x);
+	fputs("<ul>\n", x->pg.top);
 	fwrite(x->heads_buf, 1, x->heads_len, x->pg.top);
 	fputs("</ul>\n", x->pg.top);
-	figures_table(x);
+	/* The reviews' figures are a suite run's; a plain run's are in its
+	   section. */
+	if (dut->nsteps)
+		figures_table(x);
 	sec_devices(x);
 	return sec_device_calc(x, x->e);
 }
@@ -155,7 +162,6 @@ int report_build(const struct rpt_run *runs, size_t nruns,
 	if (x.heads)
 		fclose(x.heads);
 	free(x.heads_buf);
-	free(x.fig);
 	page_close(&x.pg);
 	return rc;
 }

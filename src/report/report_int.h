@@ -17,15 +17,6 @@
 
 #define RPT_MAX_RUNS 16
 
-/* A headline figure: one value per run, NaN where a run has none. */
-struct figure {
-	char test[64];
-	char what[128];
-	char unit[16];
-	double v[RPT_MAX_RUNS];
-	const char *absent;	/* why a device has no value; "not measured" */
-};
-
 struct rctx {
 	const struct rpt_run *runs;	/* runs[0] is the DUT */
 	size_t nruns;
@@ -38,8 +29,6 @@ struct rctx {
 	FILE *heads;		/* headline list items */
 	char *heads_buf;
 	size_t heads_len;
-	struct figure *fig;
-	size_t nfig, figcap;
 	int nchart;		/* for unique chart names */
 	struct sb_err *e;
 };
@@ -90,10 +79,6 @@ double *sample_values(const struct rpt_workload *w, bool iops, size_t *n);
    trace_whole (a run's cut-short first or last interval is not one). */
 void whole_points(const struct rpt_workload *w, size_t *first, size_t *end);
 
-/* A new figure for the summary; NULL when out of memory. */
-struct figure *figure_add(struct rctx *x, const char *test, const char *what,
-			  const char *unit);
-
 /* The step's headline: a paragraph in the body and an item on top. */
 void headline(struct rctx *x, const char *step, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -136,7 +121,10 @@ int rpt_chart(struct rctx *x, struct chart *c);
    (nothing to note about the others). */
 int rpt_chart_of(struct rctx *x, struct chart *c, bool every_device);
 int sec_purge(struct rctx *x, const char *step);
+/* The reviews' headline figures, from the stored findings
+   (sec_headline.c), and the note on what a scaled run scaled. */
 void figures_table(struct rctx *x);
+void sec_scale_notes(struct rctx *x);
 int sec_datasheet(struct rctx *x, const char *ini_path, struct sb_err *e);
 
 /*

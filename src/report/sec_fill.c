@@ -266,20 +266,16 @@ int sec_fill(struct rctx *x, const char *step)
 
 	for (size_t k = 0; k < np[0]; k++) {
 		const struct rpt_workload *per[RPT_MAX_RUNS];
-		double mean[RPT_MAX_RUNS], cache[RPT_MAX_RUNS], speed[RPT_MAX_RUNS];
+		double mean[RPT_MAX_RUNS];
 		for (size_t r = 0; r < x->nruns; r++) {
 			per[r] = k < np[r] ? pw[r][k] : NULL;
-			mean[r] = cache[r] = speed[r] = NAN;
+			mean[r] = NAN;
 			if (!per[r])
 				continue;
 			struct fill_result f;
 			if (!analyze(per[r], &f))
 				continue;
 			mean[r] = f.mean_of_samples / x->bw_div;
-			if (f.has_cache) {
-				cache[r] = f.cache_bytes / x->size_div;
-				speed[r] = f.cache_speed / x->bw_div;
-			}
 			if (k == 0)
 				p1_of_pass1[r] = f.p1 / x->bw_div;
 			if (r == 0)
@@ -317,29 +313,7 @@ int sec_fill(struct rctx *x, const char *step)
 			 "interval samples", k + 1);
 		if (rank_bars(x, step, what, title, ylab, mean, 0, NULL))
 			return -1;
-		/* The reviews' headline: the cache's size and speed per pass. */
-		bufprintf(h, sizeof(h), "Pass %zu SLC cache size", k + 1);
-		struct figure *f = figure_add(x, step_title(step), h, x->size_unit);
-		if (f) {
-			memcpy(f->v, cache, sizeof(double) * x->nruns);
-			f->absent = "no cache found";
-		}
-		bufprintf(h, sizeof(h), "Pass %zu SLC cache write speed", k + 1);
-		f = figure_add(x, step_title(step), h, x->bw_unit);
-		if (f) {
-			memcpy(f->v, speed, sizeof(double) * x->nruns);
-			f->absent = "no cache found";
-		}
-		bufprintf(h, sizeof(h), "Pass %zu mean of samples", k + 1);
-		f = figure_add(x, step_title(step), h, x->bw_unit);
-		if (f)
-			memcpy(f->v, mean, sizeof(double) * x->nruns);
 	}
-	struct figure *f = figure_add(x, step_title(step),
-				      "Pass 1 1st percentile of samples",
-				      x->bw_unit);
-	if (f)
-		memcpy(f->v, p1_of_pass1, sizeof(double) * x->nruns);
 	return rank_bars(x, step, "pass1-p1", "Fill pass 1: 1st percentile "
 			 "of the interval samples", ylab, p1_of_pass1, 0, NULL);
 }

@@ -97,17 +97,6 @@ int sec_generic(struct rctx *x, const char *step)
 			 w->label, fmt_rate(x, rpt_bw(w), b1, sizeof(b1)),
 			 fmt_iops(rpt_iops(w), b2, sizeof(b2)));
 	workload_table(x, wl, n, "Throughput and completion latency");
-	for (size_t i = 0; i < n; i++) {
-		struct figure *f = figure_add(x, step_title(step), wl[i]->name,
-					      x->bw_unit);
-		if (f) {
-			const struct rpt_workload *per[RPT_MAX_RUNS];
-			match_runs(x, wl[i], per);
-			for (size_t r = 0; r < x->nruns; r++)
-				if (per[r])
-					f->v[r] = rpt_bw(per[r]) / x->bw_div;
-		}
-	}
 	if (n > GENERIC_CHART_MAX)
 		return 0;
 	for (size_t i = 0; i < n; i++)

@@ -310,17 +310,5 @@ int sec_reclaim(struct rctx *x, const char *step)
 						  b, 48), pr[0][k].label);
 	headline(x, step, "Written in the timed write: %s.", sum);
 	recovery(x, step, pr[0], np[0]);
-	for (size_t k = 0; k < np[0]; k++) {
-		char what[64];
-		bufprintf(what, sizeof(what), "Written after idle %s",
-			 pr[0][k].label);
-		struct figure *f = figure_add(x, step_title(step), what,
-					      x->size_unit);
-		for (size_t r = 0; f && r < x->nruns; r++)
-			for (size_t j = 0; j < np[r]; j++)
-				if (!strcmp(pr[r][j].label, pr[0][k].label))
-					f->v[r] = (double)pr[r][j].w->bytes[1] /
-						  x->size_div;
-	}
 	return 0;
 }

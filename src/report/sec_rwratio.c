@@ -247,10 +247,6 @@ int sec_rwratio(struct rctx *x, const char *step)
 	else
 		headline(x, step, "No weighted score: the weighted QDs (%s) "
 			 "were not all measured at a mixed ratio.", wdesc);
-	struct figure *f = figure_add(x, step_title(step),
-				      "Weighted score (mixed ratios)", x->bw_unit);
-	if (f)
-		memcpy(f->v, score, sizeof(double) * x->nruns);
 	rc = rank_bars(x, step, "score", "R/W ratio: weighted score, mean over "
 		       "the mixed ratios", ylab, score, 0, NULL);
 out:

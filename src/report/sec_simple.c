@@ -54,14 +54,6 @@ int sec_active_range(struct rctx *x, const char *step)
 		 fmt_iops(rpt_iops(wl[n - 1]), b2, 32),
 		 fmt_bytes((uint64_t)(wl[n - 1]->spec.span > 0
 				      ? wl[n - 1]->spec.span : 0), s2, 32));
-	struct figure *f = figure_add(x, step_title(step), "IOPS, largest span",
-				      "IOPS");
-	for (size_t r = 0; f && r < x->nruns; r++) {
-		const struct rpt_workload *rw[256];
-		size_t m = step_workloads(&x->runs[r], step, rw, 256);
-		if (m)
-			f->v[r] = rpt_iops(rw[m - 1]);
-	}
 	return rc;
 }
 
@@ -94,10 +86,6 @@ int sec_sync(struct rctx *x, const char *step)
 		 "with power-loss protection).", fmt_rate(x, v[0], b, 48));
 	for (size_t r = 0; r < x->nruns; r++)
 		v[r] /= x->bw_div;
-	struct figure *f = figure_add(x, step_title(step), "Sync write",
-				      x->bw_unit);
-	if (f)
-		memcpy(f->v, v, sizeof(double) * x->nruns);
 	bufprintf(ylab, sizeof(ylab), "Bandwidth (%s)", x->bw_unit);
 	return rank_bars(x, step, "sync", "Sync write: RND 4 KiB QD1 O_SYNC",
 			 ylab, v, 0, NULL);
@@ -151,10 +139,6 @@ int sec_boot(struct rctx *x, const char *step)
 		 fmt_iops(v[0], b, 32), readers,
 		 (ok ? ok->value > 0 : v[0] >= pass) ? "passes" : "fails", mark,
 		 lowered);
-	struct figure *f = figure_add(x, step_title(step), "Boot score",
-				      "IOPS");
-	if (f)
-		memcpy(f->v, v, sizeof(double) * x->nruns);
 	bufprintf(line, sizeof(line), "pass mark: %s%s", mark,
 		  pass < BOOT_OCP_PASS_IOPS ? " (lowered)" : "");
 	return rank_bars(x, step, "score", "Boot workload: read IOPS at the "

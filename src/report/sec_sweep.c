@@ -339,17 +339,6 @@ int sec_sweep(struct rctx *x, const char *step)
 			g[i].iops ? fmt_iops(vhi, b2, 48)
 				  : fmt_rate(x, vhi * x->bw_div, b2, 48),
 			hi->spec.qd);
-		struct figure *f = figure_add(x, step_title(step), g[i].label,
-					      g[i].iops ? "IOPS" : x->bw_unit);
-		if (f)
-			for (size_t r = 0; r < x->nruns; r++) {
-				const struct rpt_workload *w = match_run(x, r, hi);
-				if (w)
-					f->v[r] = throughput(x, &g[i], w);
-			}
-		if (f)
-			bufprintf(f->what, sizeof(f->what), "%s at QD%d",
-				 g[i].label, hi->spec.qd);
 	}
 	headline(x, step, "%s.", sum);
 	for (size_t i = 0; i < ng; i++) {

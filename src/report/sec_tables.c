@@ -227,31 +227,6 @@ void sec_devices(struct rctx *x)
 	kv_table(x, "Device summary (target facts after the run)", json);
 }
 
-void figures_table(struct rctx *x)
-{
-	if (!x->nfig)
-		return;
-	FILE *f = x->pg.top;
-	fputs("<h2 id=\"figures\">Headline figures</h2>\n", f);
-	x->pg.ntables++;
-	fputs("<table>\n<tr><th>Test</th><th>Figure</th><th>Unit</th>", f);
-	for (size_t r = 0; r < x->nruns; r++) {
-		fputs("<th>", f);
-		page_esc(f, x->runs[r].label);
-		fputs("</th>", f);
-	}
-	for (size_t i = 0; i < x->nfig; i++) {
-		const struct figure *g = &x->fig[i];
-		page_tr(f);
-		page_td(f, "%s", g->test);
-		page_td(f, "%s", g->what);
-		page_td(f, "%s", g->unit);
-		for (size_t r = 0; r < x->nruns; r++)
-			page_td_num(f, g->v[r], -1, g->absent);
-	}
-	page_table_end(f);
-}
-
 /* Every stored figure of run r as JSON, for machines: findings-N.json. */
 static int write_findings_json(const struct rctx *x, size_t r, const char *file)
 {

@@ -137,25 +137,6 @@ int sec_tail(struct rctx *x, const char *step)
 				wl[i]->label, dir,
 				fmt_lat(rpt_lat_at(l, 99), b1, 32),
 				fmt_lat(rpt_lat_at(l, 99.99), b2, 32));
-			/* The reviews' QD1 nines, each only where at least one
-			   I/O lies beyond it. */
-			static const double nines[] = { 99, 99.99, 99.999 };
-			for (int q = 0; q < 3; q++) {
-				char what[128];
-				bufprintf(what, sizeof(what), "%s%s: p%g",
-					  wl[i]->label, dir, nines[q]);
-				struct figure *f = figure_add(x, step_title(step),
-							      what, "µs");
-				if (!f)
-					continue;
-				f->absent = "too few I/Os";
-				const struct rpt_workload *per[RPT_MAX_RUNS];
-				match_runs(x, wl[i], per);
-				for (size_t r = 0; r < x->nruns; r++)
-					if (per[r] && qos_supported(&per[r]->lat[d], nines[q]))
-						f->v[r] = rpt_lat_at(&per[r]->lat[d],
-								     nines[q]);
-			}
 		}
 	}
 	if (used)

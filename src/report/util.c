@@ -121,22 +121,26 @@ const char *fmt_iops(double iops, char *buf, size_t len)
 	return buf;
 }
 
+/* Numbers through page_num: %g would write 999.7 as "1e+03". */
 const char *fmt_lat(double us, char *buf, size_t len)
 {
+	char n[32];
 	if (!isfinite(us))
 		bufprintf(buf, len, "-");
 	else if (us >= 1e6)
-		bufprintf(buf, len, "%.3g s", us / 1e6);
+		bufprintf(buf, len, "%s s", page_num(us / 1e6, -1, n, sizeof n));
 	else if (us >= 1000)
-		bufprintf(buf, len, "%.3g ms", us / 1000);
+		bufprintf(buf, len, "%s ms", page_num(us / 1000, -1, n, sizeof n));
 	else
-		bufprintf(buf, len, "%.3g µs", us);
+		bufprintf(buf, len, "%s µs", page_num(us, -1, n, sizeof n));
 	return buf;
 }
 
 const char *fmt_size(const struct rctx *x, double bytes, char *buf, size_t len)
 {
-	bufprintf(buf, len, "%.4g %s", bytes / x->size_div, x->size_unit);
+	char n[32];
+	bufprintf(buf, len, "%s %s", page_num(bytes / x->size_div, -1, n, sizeof n),
+		  x->size_unit);
 	return buf;
 }
 
@@ -212,28 +216,6 @@ double *sample_values(const struct rpt_workload *w, bool iops, size_t *n)
 			v[(*n)++] = iops ? pt_iops(&w->pts[i])
 					 : pt_bw(&w->pts[i]);
 	return v;
-}
-
-struct figure *figure_add(struct rctx *x, const char *test, const char *what,
-			  const char *unit)
-{
-	if (x->nfig == x->figcap) {
-		size_t cap = x->figcap ? x->figcap * 2 : 32;
-		struct figure *f = realloc(x->fig, cap * sizeof(*f));
-		if (!f)
-			return NULL;
-		x->fig = f;
-		x->figcap = cap;
-	}
-	struct figure *f = &x->fig[x->nfig++];
-	memset(f, 0, sizeof(*f));
-	bufprintf(f->test, sizeof(f->test), "%s", test);
-	bufprintf(f->what, sizeof(f->what), "%s", what);
-	bufprintf(f->unit, sizeof(f->unit), "%s", unit);
-	f->absent = "not measured";
-	for (size_t i = 0; i < RPT_MAX_RUNS; i++)
-		f->v[i] = NAN;
-	return f;
 }
 
 void headline(struct rctx *x, const char *step, const char *fmt, ...)

@@ -1,5 +1,6 @@
 #include "sim/describe.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "common/units.h"
@@ -31,6 +32,19 @@ void sim_describe_json(struct json_writer *w, const char *key,
 	json_string(w, "profile", sp->profile.name);
 	json_string(w, "description", sp->profile.description);
 	json_double(w, "scale", sp->scale);
+	if (sp->scale != 1.0) {
+		/* What `scale` shrank (profile.c's capacity keys), in words,
+		   for the reader of a scaled run's report. */
+		char what[512];
+		snprintf(what, sizeof what, "capacity-bound quantities at %g %% of "
+			 "the real drive's: user capacity, physical space, static "
+			 "and dynamic SLC cache, reserved free space, fold-round and "
+			 "garbage-collection watermarks, fold rounds, the burst bank; "
+			 "rates, latencies, queue limits and the journal-flush "
+			 "interval are the real drive's, and so are its time "
+			 "constants where the target does not set them", 100 * sp->scale);
+		json_string(w, "scaled", what);
+	}
 	json_u64(w, "seed", sp->seed);
 	/* The NAND the profile models (scaled with it): the report's
 	   over-provisioning is raw / user - 1. */

@@ -28,6 +28,7 @@ const struct param_desc suite_params[] = {
 	{ "interval", PT_DURATION, 0, 60, NULL, "sample interval of every workload" },
 	{ "seed", PT_UINT, 0, 1e18, NULL, "seed of offsets and data: a number, auto or 0 (a fixed seed on a simulated drive, one from the clock on a real one) or random (from the clock); the seed used is recorded with the run" },
 	{ "steps", PT_ENUM_LIST, 0, 0, NULL, "the steps in the order to run them (default: the methodology's)" },
+	{ "scale", PT_DOUBLE, 1e-4, 1, NULL, "the share of a full-size review this plan's capacity-bound sizes and times are (1: none; full-scaled: 0.1, for a simulated drive at scale=0.1): the analysis scales its time windows (bursts, 1 s consistency, the averages at drive-writes) by it and the report shows such figures at full size too" },
 	{ NULL, 0, 0, 0, NULL, NULL },
 };
 

@@ -255,7 +255,7 @@ int plan_set_kv(struct plan *p, const char *step, const char *key,
 	if (!strcmp(step, "suite")) {
 		int i = param_index(suite_params, key);
 		if (i < 0)
-			return sb_errf(e, "[suite] has no parameter '%s' (known: interval, seed, steps)",
+			return sb_errf(e, "[suite] has no parameter '%s' (known: interval, seed, steps, scale)",
 				       key);
 		d = &suite_params[i];
 		v = &p->suite[i];

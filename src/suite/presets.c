@@ -76,7 +76,7 @@ const struct step_template step_templates[] = {
 	{ NULL, NULL, HALF_CSSD, NULL, NULL, NULL },
 };
 
-const char suite_defaults[] = "interval=100ms seed=auto";
+const char suite_defaults[] = "interval=100ms seed=auto scale=1";
 
 /*
  * `quick`: every step, scaled.  Shares instead of absolute regions so a
@@ -110,13 +110,71 @@ static const char quick_settings[] =
 	"boot.bisect_time=500ms boot.confirm_time=500ms boot.confirm_runs=2 "
 	"boot.fsync_every=8MiB boot.pass_iops=100";
 
+/*
+ * `full-scaled`: `full` for a simulated drive at a tenth of its capacity
+ * (sim:NAME,scale=0.1), as a faithful miniature.  What a capacity bounds
+ * takes a tenth of the time at the same rates, so every size and time that
+ * lives with it shrinks by the same factor: absolute regions and amounts,
+ * rests and idles (the drive folds and collects garbage while idle), the
+ * steady-state rule's spacing and window, and the sample interval
+ * (100 ms -> 10 ms, so a 0.5 s burst of the real drive is still 5
+ * samples, and a 128 KiB stream at 1.3 GB/s still 1 % per I/O).  The
+ * measurement times of steady rates (sweep points, boot trials) are cut
+ * to 1 % of the reviewer's, 300 samples a point, for the CPU the
+ * I/O-by-I/O parts cost; tail latency keeps 10 s a workload, enough I/Os
+ * for the 99.999th percentile at QD1.  `suite.scale` tells the analysis
+ * (burst and consistency windows) and the report (figures at full size)
+ * what the run is.
+ */
+static const char full_scaled_settings[] =
+	"suite.scale=0.1 suite.interval=10ms "
+	"purge.rest=30s peak.rest=30s fill.rest=30s active_range.rest=30s "
+	"cssd_precond.rest=30s sync_write.rest=30s rw_ratio.rest=30s reclaim.rest=30s "
+	"essd_purge.rest=30s "
+	"peak.region=102MiB peak.pass_time=500ms "
+	"fill.pass_rest=90s "
+	"active_range.amount=102MiB active_range.span_start=102MiB "
+	"cssd_precond.rnd_span=819MiB "
+	"sync_write.span=819MiB sync_write.amount=50MiB sync_write.time=12s "
+	"rw_ratio.span=819MiB rw_ratio.amount=102MiB rw_ratio.time=3s "
+	"rw_ratio.point_rest=1s "
+	/* the reviewer's idles, and a longer one (12 min at full size, as
+	   one review's minutes) by which the cache is back in full; the rate
+	   is fitted on the points before it */
+	"reclaim.idles=500ms,1s,1500ms,3s,6s,12s,24s,72s "
+	"reclaim.write_time=6s "
+	"seq_precond.ss_interval=100ms seq_precond.window=3s "
+	"rnd_precond.ss_interval=100ms rnd_precond.window=3s "
+	/* measurement times: 1 % */
+	"seq_sweeps.ramp=300ms seq_sweeps.time=3s "
+	"rnd_sweeps.ramp=300ms rnd_sweeps.time=3s "
+	"ai_sweep.ramp=300ms ai_sweep.time=3s "
+	"iu_sweeps.ramp=300ms iu_sweeps.time=3s "
+	"tail_latency.time=10s "
+	"boot.fsync_every=26214KiB boot.rate_cycle=500ms boot.double_time=300ms "
+	"boot.bisect_time=600ms boot.confirm_time=1200ms";
+
 const struct preset presets[] = {
-	{ "cssd", "the cSSD half with the reviewer's numbers", true, false, "" },
-	{ "essd", "the eSSD half with the reviewer's numbers", false, true, "" },
-	{ "full", "both halves with the reviewer's numbers", true, true, "" },
+	{ "cssd", "the cSSD half with the reviewer's numbers", true, false, "", "" },
+	{ "essd", "the eSSD half with the reviewer's numbers", false, true, "", "" },
+	{ "full", "both halves with the reviewer's numbers", true, true, "", "" },
+	{ "full-scaled", "full for a simulated drive at scale=0.1: every "
+	  "capacity-bound size and time at 10 %", true, true, full_scaled_settings,
+	  "The full methodology as a miniature of the review, for a drive "
+	  "simulated at 10 % of its capacity: regions, amounts, rests, idles, "
+	  "the steady-state rule's spacing and window and the sample interval "
+	  "are 10 % of the reviewer's; sweep points and boot trials "
+	  "run 1 % of the reviewer's time (300 samples a point), tail latency "
+	  "10 s per workload.  Sizes and times of what the capacity bounds are "
+	  "shown as measured and at full size (divided by the scale); rates, "
+	  "I/O rates and latencies are the drive's own." },
 	{ "quick", "every step, scaled so a small target finishes in minutes",
-	  true, true, quick_settings },
-	{ NULL, NULL, false, false, NULL },
+	  true, true, quick_settings,
+	  "A smoke test: every step at toy sizes and times (fractions of a "
+	  "second, a fraction of a drive-write of preconditioning), so its "
+	  "figures are not steady-state figures and do not compare with a "
+	  "review." },
+	{ NULL, NULL, false, false, NULL, NULL },
 };
 
 const struct preset *preset_find(const char *name)

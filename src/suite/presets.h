@@ -26,6 +26,9 @@ struct preset {
 	const char *summary;
 	bool cssd, essd;	/* which halves */
 	const char *settings;	/* "step.key=value ..." applied on top */
+	/* What a reader of its results must know (stored with the run, shown
+	   by the report): "" when the reviewer's numbers are kept. */
+	const char *note;
 };
 
 extern const struct preset presets[];	/* name NULL ends */

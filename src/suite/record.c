@@ -4,7 +4,11 @@
  * may be destroyed, and the plan's canonical text.
  *
  *   {"suite":1,"target":"/dev/loop0","file_size":0,"destroy_data":true,
- *    "plan":"preset=quick\nsuite.interval=100ms\n..."}
+ *    "plan":"preset=quick\nsuite.interval=100ms\n...",
+ *    "preset_note":"A smoke test: ..."}
+ *
+ * The preset's note (presets.h) is written for readers of the results
+ * (the report shows it); nothing reads it back.
  *
  * The reader below understands exactly this flat shape (strings with the
  * escapes json_write_escaped produces, unsigned numbers, booleans).
@@ -15,7 +19,18 @@
 #include <string.h>
 
 #include "common/json.h"
+#include "suite/presets.h"
 #include "suite/record.h"
+
+/* The note of the preset the canonical text starts from ("preset=NAME"). */
+static const char *preset_note(const char *plan_text)
+{
+	char name[32];
+	if (!plan_text || sscanf(plan_text, "preset=%31[^\n]", name) != 1)
+		return "";
+	const struct preset *p = preset_find(name);
+	return p ? p->note : "";
+}
 
 static void fill_record(struct json_writer *w, const void *arg)
 {
@@ -26,6 +41,7 @@ static void fill_record(struct json_writer *w, const void *arg)
 	json_u64(w, "file_size", r->file_size);
 	json_bool(w, "destroy_data", r->destroy_data);
 	json_string(w, "plan", r->plan_text);
+	json_string(w, "preset_note", preset_note(r->plan_text));
 	json_object_end(w);
 }
 

@@ -51,7 +51,7 @@ check_refused "too large for the target" $'[sync_write]\nspan=1GiB\n' "bad.ini:2
 expect_fail "bad --set" $SSDBENCH suite --target "$target" --size 64m --preset quick --set fill.qd=0 --db "$db"
 grep -q "fill.qd=0" <<<"$LAST_ERR" || fail "--set message: $LAST_ERR"
 expect_fail "unknown preset" $SSDBENCH plan --preset fastest --target sim:sn8100-2tb
-grep -q "cssd, essd, full, quick" <<<"$LAST_ERR" || fail "preset message: $LAST_ERR"
+grep -q "cssd, essd, full, full-scaled, quick" <<<"$LAST_ERR" || fail "preset message: $LAST_ERR"
 # steady state's own sample spacing is a setting, shown with its default
 "$SSDBENCH" plan --describe > "$TEST_TMP/describe.txt"
 grep -Eq "^  ss_interval +duration +1s .*ss_interval" "$TEST_TMP/describe.txt" || fail "plan --describe lacks ss_interval"

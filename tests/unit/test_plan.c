@@ -53,7 +53,68 @@ TEST(presets_have_the_methodology_steps)
 	CHECK_EQ_U64(plan.nsteps, 19);
 	CHECK(plan_init(&plan, "fast", &e) == -1);
 	CHECK(contains(e.msg, "unknown preset 'fast'"));
-	CHECK(contains(e.msg, "cssd, essd, full, quick"));
+	CHECK(contains(e.msg, "cssd, essd, full, full-scaled, quick"));
+}
+
+/*
+ * full-scaled is full at a tenth: every setting a drive's capacity bounds
+ * (a size, or the time of what a capacity bounds: rests, idles, the sample
+ * interval, the steady-state rule's spacing and window) is full's x 0.1,
+ * within the rounding to a whole MiB; the measurement times of steady
+ * rates (sweep points, boot trials) full's x 0.01; tail latency 10 s;
+ * the reclaim idles full's x 0.1 and a longer one; everything else
+ * (shares, QDs, block sizes, rates, counts, tolerances, the boot search's
+ * latency limits) is full's.
+ */
+TEST(full_scaled_is_full_at_a_tenth)
+{
+	struct sb_err e;
+	static struct plan full, sc;
+	CHECK(plan_init(&full, "full", &e) == 0);
+	CHECK(plan_init(&sc, "full-scaled", &e) == 0);
+	CHECK(suite_param(&full, "scale")->d == 1);
+	CHECK(suite_param(&sc, "scale")->d == 0.1);
+	CHECK_EQ_U64(suite_param(&sc, "interval")->u, suite_param(&full, "interval")->u / 10);
+	CHECK_EQ_U64(sc.nsteps, full.nsteps);
+	int scaled = 0;
+	for (uint32_t i = 0; i < full.nsteps; i++) {
+		const struct plan_step *f = &full.steps[i], *s = &sc.steps[i];
+		for (int k = 0; k < step_nparams(f); k++) {
+			const struct param_desc *d = step_desc(f, k);
+			const struct param_value *a = &f->v[k], *b = &s->v[k];
+			bool tail = !strcmp(f->name, "tail_latency") && !strcmp(d->key, "time");
+			bool sweep = !strcmp(f->kind->name, "sweep") &&
+				     (!strcmp(d->key, "ramp") || !strcmp(d->key, "time"));
+			bool trial = !strcmp(f->name, "boot") && strstr(d->key, "_time");
+			bool limit = (!strcmp(f->name, "boot") && d->key[0] == 'p') ||
+				     !strcmp(d->key, "max");
+			/* sizes of data a capacity bounds; block sizes and
+			   queue depths are not */
+			bool size = (d->type == PT_SIZE || (d->type == PT_AMOUNT && a->d < 0)) &&
+				    strcmp(d->key, "bs") && strncmp(d->key + strlen(d->key) - 3, "_bs", 3);
+			double by = sweep || trial ? 0.01 : 0.1;
+			if (tail) {
+				CHECK_EQ_U64(b->u, 10 * NS);
+			} else if ((d->type == PT_DURATION && !limit) || size) {
+				double want = by * (double)a->u, got = (double)b->u;
+				if (fabs(got - want) > 0.005 * want)
+					CHECK_FAIL("%s.%s: %s, full %s (x %g)", f->name, d->key,
+						   b->text, a->text, by);
+				scaled += a->u > 0;
+			} else if (d->type == PT_DURATION_LIST) {
+				CHECK_EQ_U64(b->n, a->n + 1);
+				CHECK(b->n == a->n + 1 && b->ulist[a->n] > b->ulist[a->n - 1]);
+				for (uint32_t j = 0; j < a->n && j < b->n; j++)
+					if (b->ulist[j] * 10 != a->ulist[j])
+						CHECK_FAIL("%s.%s[%u]: %s, full %s", f->name, d->key, j,
+							   b->text, a->text);
+			} else if (strcmp(a->text, b->text)) {
+				CHECK_FAIL("%s.%s: %s, full %s (not a capacity-bound setting)",
+					   f->name, d->key, b->text, a->text);
+			}
+		}
+	}
+	CHECK(scaled > 20);
 }
 
 TEST(full_preset_has_the_reviewers_numbers)
@@ -384,7 +445,7 @@ TEST(profiles_step)
 TEST(no_device_queries_while_latency_is_measured)
 {
 	struct sb_err e;
-	static const char *const presets[] = { "full", "cssd", "essd", "quick" };
+	static const char *const presets[] = { "full", "cssd", "essd", "quick", "full-scaled" };
 	for (size_t k = 0; k < sizeof presets / sizeof presets[0]; k++) {
 		CHECK(plan_init(&plan, presets[k], &e) == 0);
 		for (uint32_t i = 0; i < plan.nsteps; i++)
