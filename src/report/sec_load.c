@@ -178,15 +178,6 @@ static void finding(struct rctx *x, const char *step, unsigned long long mix,
 			fmt_lat(limit, b1, sizeof b1),
 			fmt_iops(mfig(r, step, mix, "limit_ok_iops"), b2, sizeof b2),
 			fmt_iops(max, b3, sizeof b3));
-	char what[160];
-	bufprintf(what, sizeof what, "%s: IOPS with p99.99 within %s", label,
-		  fmt_lat(limit, b1, sizeof b1));
-	struct figure *f = figure_add(x, step_title(step), what, "IOPS");
-	if (!f)
-		return;
-	f->absent = "over the limit at every load";
-	for (size_t k = 0; k < x->nruns; k++)
-		f->v[k] = mfig(&x->runs[k], step, mix, "limit_ok_iops");
 }
 
 int sec_load(struct rctx *x, const char *step)
