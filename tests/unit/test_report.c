@@ -1350,7 +1350,7 @@ TEST(load_sweep_curve_is_the_figures)
 	CHECK_EQ_U64(seen, 3);
 	snprintf(path, sizeof(path), "%s/index.html", out);
 	char *html = slurp_path(path);
-	CHECK(html && strstr(html, "RND 4 KiB read: p99.99 response latency exceeds 1 ms "
+	CHECK(html && strstr(html, "RND 4 KiB read: p99.99 response latency exceeds 1.00 ms "
 			     "at 100 % load (100.0 k IOPS achieved of 100.0 k IOPS at most)"));
 	CHECK(html && !strstr(html, "<b>evil"));
 	CHECK(html && strstr(html, "&lt;b&gt;evil"));
