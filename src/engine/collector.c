@@ -63,8 +63,22 @@ static void merge_interval(struct run *r, struct wl_state *wl,
 	s->t_start_ns = i * r->interval;
 	s->t_end_ns = (i + 1) * r->interval;
 	s->ramp = wl->start + s->t_end_ns <= wl->ramp_end;
-	for (int d = 0; d < DIR_COUNT; d++)
-		hist_reset(wl->ivl_hist[d]);
+	/* One job with this interval (one job, or a bulk stream's first):
+	   its own histograms are the interval's, no copy needed. */
+	const struct lat_hist *one[DIR_COUNT] = { NULL };
+	uint32_t live = 0;
+	for (uint32_t k = 0; k < wl->njobs; k++) {
+		struct job *j = &wl->jobs[k];
+		if (!j->collected_last && live++ == 0)
+			for (int d = 0; d < DIR_COUNT; d++)
+				one[d] = j->ring[j->tail % IVL_RING].hist[d];
+	}
+	const struct lat_hist *h[DIR_COUNT];
+	for (int d = 0; d < DIR_COUNT; d++) {
+		h[d] = live == 1 ? one[d] : wl->ivl_hist[d];
+		if (live != 1)
+			hist_reset(wl->ivl_hist[d]);
+	}
 	bool all_over = true;
 	for (uint32_t k = 0; k < wl->njobs; k++) {
 		struct job *j = &wl->jobs[k];
@@ -74,7 +88,7 @@ static void merge_interval(struct run *r, struct wl_state *wl,
 		for (int d = 0; d < DIR_COUNT; d++) {
 			bytes[d] += b->bytes[d];
 			ios[d] += b->ios[d];
-			if (b->hist[d])
+			if (b->hist[d] && live != 1)
 				hist_merge(wl->ivl_hist[d], b->hist[d]);
 		}
 		if (b->last) {
@@ -93,12 +107,13 @@ static void merge_interval(struct run *r, struct wl_state *wl,
 			s->t_end_ns = end > s->t_start_ns ? end : s->t_start_ns;
 	}
 	for (int d = 0; d < DIR_COUNT; d++) {
-		fill_dir(&s->dir[d], wl->ivl_hist[d], bytes[d], ios[d]);
+		fill_dir(&s->dir[d], h[d], bytes[d], ios[d]);
 		if (s->ramp)
 			continue;
 		wl->res->bytes[d] += bytes[d];
 		wl->res->ios[d] += ios[d];
-		hist_merge(wl->res->hist[d], wl->ivl_hist[d]);
+		if (h[d])
+			hist_merge(wl->res->hist[d], h[d]);
 	}
 	measured_so_far(wl, wl->finished ? wl->t_last : wl->start + s->t_end_ns);
 }
@@ -174,29 +189,38 @@ static void consume(struct wl_state *wl)
 	}
 }
 
+bool collect_ready(struct run *r, const struct engine_hooks *h, bool *all_done_out)
+{
+	bool progress = false, all_done = true;
+	for (uint32_t i = 0; i < r->nwl; i++) {
+		struct wl_state *wl = &r->wls[i];
+		while (!wl->finished && interval_ready(wl)) {
+			pthread_mutex_unlock(&r->mu);
+			emit(r, h, wl);
+			pthread_mutex_lock(&r->mu);
+			consume(wl);
+			progress = true;
+		}
+		all_done &= wl->finished;
+	}
+	if (!all_done && r->opts->interrupted && *r->opts->interrupted)
+		for (uint32_t i = 0; i < r->nwl; i++)
+			atomic_store(&r->wls[i].stop, true);
+	if (all_done_out)
+		*all_done_out = all_done;
+	return progress;
+}
+
 int collector_loop(struct run *r, const struct engine_hooks *h)
 {
 	pthread_mutex_lock(&r->mu);
 	for (;;) {
-		bool progress = false, all_done = true;
-		for (uint32_t i = 0; i < r->nwl; i++) {
-			struct wl_state *wl = &r->wls[i];
-			while (!wl->finished && interval_ready(wl)) {
-				pthread_mutex_unlock(&r->mu);
-				emit(r, h, wl);
-				pthread_mutex_lock(&r->mu);
-				consume(wl);
-				progress = true;
-			}
-			all_done &= wl->finished;
-		}
+		bool all_done;
+		bool progress = collect_ready(r, h, &all_done);
 		if (progress)
 			pthread_cond_broadcast(&r->cv);
 		if (all_done)
 			break;
-		if (r->opts->interrupted && *r->opts->interrupted)
-			for (uint32_t i = 0; i < r->nwl; i++)
-				atomic_store(&r->wls[i].stop, true);
 		if (!progress) {
 			/* Woken by a publish; the timeout only polls for SIGINT. */
 			struct timespec ts;

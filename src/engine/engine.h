@@ -4,9 +4,11 @@
  * every `interval_ns` per workload.  It reads time only through the backend.
  *
  * Threads: one per job on backends with queues per thread (io_uring), one
- * for everything on single-queue backends (the simulator).  The calling
- * thread collects: it merges job histograms, emits interval samples, calls
- * the hooks and shows progress, so hooks never run on an I/O thread.
+ * for everything on single-queue backends.  The calling thread collects:
+ * it merges job histograms, emits interval samples, calls the hooks and
+ * shows progress, so hooks never run on an I/O thread.  On a single-queue
+ * virtual clock (the simulator) there is no I/O thread: the calling thread
+ * drives the one queue and collects each interval as it is handed over.
  */
 #ifndef SSDBENCH_ENGINE_ENGINE_H
 #define SSDBENCH_ENGINE_ENGINE_H
