@@ -423,8 +423,10 @@ static int fluid_exact(struct sim *s, const struct sim_stream *st,
 		       uint64_t max_bytes, double deadline, struct slicer *z,
 		       struct sb_err *e)
 {
-	struct cal k = { .pos = st->start_off,
-			 .qd = st->qd < (uint32_t)s->p.qd_cap ? st->qd : (uint32_t)s->p.qd_cap };
+	/* All qd in flight, as the engine would have them: beyond the
+	   interface's depth they wait for a slot (timing_slot), and that
+	   wait is part of their latency. */
+	struct cal k = { .pos = st->start_off, .qd = st->qd };
 	rng_seed(&k.r, st->seed ^ 0x6578616374ull);
 	uint64_t ios_left = max_bytes ? (max_bytes + st->bs - 1) / st->bs : UINT64_MAX;
 	uint64_t done = 0;
@@ -569,14 +571,10 @@ static int sides_reap(struct sim *s, struct slicer *z, uint64_t deadline, struct
 
 /*
  * A read stream with rate-limited side streams beside it (the boot
- * search: readers, a writer with fsyncs, a trimmer).  First every I/O of
- * all of them is simulated, in one closed loop: for the whole run when the
- * read stream is exact (below QD 16), else for a calibration window of
- * the reads, as fluid_read's, with the side streams' I/Os interleaved so
- * the reads' rate and latency shape are measured beside them.  Then the
- * reads repeat that rate and shape while the side streams go on I/O by I/O
- * alone, the drive counted busy (no idle work) as the readers keep it.
- * The side streams run, and stop, with the read stream.
+ * search: readers, a writer with fsyncs, a trimmer): every I/O of all of
+ * them simulated in one closed loop, the reads kept qd in flight, each
+ * side stream's next I/O issued when its last is done and its rate
+ * allows.  The side streams run, and stop, with the read stream.
  */
 static int fluid_sides(struct sim *s, const struct sim_stream *st, uint64_t max_bytes,
 		       struct slicer *z, struct sb_err *e)
@@ -585,115 +583,43 @@ static int fluid_sides(struct sim *s, const struct sim_stream *st, uint64_t max_
 	uint32_t ns = st->nside;
 	for (uint32_t i = 0; i < ns; i++)
 		side_init(&u[i], &st->side[i], s->now);
-	uint32_t qd = st->qd < (uint32_t)s->p.qd_cap ? st->qd : (uint32_t)s->p.qd_cap;
-	struct cal k = { .pos = st->start_off, .qd = qd };
+	/* every reader's I/O in flight, as in fluid_exact */
+	struct cal k = { .pos = st->start_off, .qd = st->qd };
 	rng_seed(&k.r, st->seed ^ 0x72656164ull);
 	uint64_t ios_left = max_bytes ? (max_bytes + st->bs - 1) / st->bs : UINT64_MAX;
-	uint64_t warm = qd * 2u, cal = CAL_IOS > 8 * qd ? CAL_IOS : 8 * qd;
-	uint64_t end = z->deadline_ns;
-	bool bulk = !st->exact, reads_on = true;
-	struct lat_hist *shape = hist_new();
-	if (!shape)
-		return sb_errno(e, ENOMEM, "sim: histogram");
-	uint64_t done = 0, t_warm = 0, t_last = 0, measured = 0;
-	int rc = -1;
+	uint64_t end = z->deadline_ns, done = 0;
 	struct sim_cpl c;
-
-	/* Every I/O of every stream. */
 	for (;;) {
 		bool open = s->now < end && !z->stop && done < ios_left;
 		uint64_t next = UINT64_MAX;
 		if (open) {
-			while (reads_on && k.inflight < qd && k.inflight < ios_left - done) {
+			while (k.inflight < k.qd && k.inflight < ios_left - done) {
 				struct sim_io io = { SIM_READ, next_off(st, &k.r, &k.pos), st->bs, 0, false };
 				if (sim_submit(s, &io, e))
-					goto out;
+					return -1;
 				k.inflight++;
 			}
 			if (sides_go(s, u, ns, &next, e))
-				goto out;
+				return -1;
 		}
 		if (!s->nheap && (!open || next == UINT64_MAX))
 			break;
-		uint64_t dl = !open ? UINT64_MAX : next < end ? next : end;
-		int got = sides_reap(s, z, dl, &c, e);
+		/* the next completion, or the clock to a side stream's time
+		   (or the end) when that comes first */
+		int got = sides_reap(s, z, !open ? UINT64_MAX : next < end ? next : end, &c, e);
 		if (got < 0)
-			goto out;
-		if (!got)
-			continue;	/* the clock is at a side's time or the end */
-		bool read = c.tag < 2;
-		sides_count(z, st, u, &k, &c);
-		if (!read)
-			continue;
-		done++;
-		if (done == warm)
-			t_warm = c.t_done_ns;
-		if (done > warm) {
-			hist_add(shape, c.t_done_ns - c.t_submit_ns);
-			measured++;
-			t_last = c.t_done_ns;
-		}
-		if (bulk && measured >= cal)
-			reads_on = false;	/* calibrated: let the reads drain */
-		if (!reads_on && !k.inflight)
-			break;
-	}
-
-	/* The rest: the reads at the measured rate and shape, the side
-	   streams I/O by I/O, up to each slice's end. */
-	double rate = bulk && measured && t_last > t_warm ?
-		      (double)measured / ns_to_s(t_last - t_warm) : 0;
-	double carry = 0;
-	while (rate > 0 && !z->stop && done < ios_left && s->now < end) {
-		uint64_t t0 = s->now, t1 = slice_end_ns(z) < end ? slice_end_ns(z) : end;
-		for (;;) {
-			s->wp.last_busy = fmax(s->wp.last_busy, ns_to_s(s->now));
-			uint64_t next;
-			if (sides_go(s, u, ns, &next, e))
-				goto out;
-			int got = sides_reap(s, z, next < t1 ? next : t1, &c, e);
-			if (got < 0)
-				goto out;
-			if (got)
-				sides_count(z, st, u, &k, &c);
-			else if (s->now >= t1 || (!s->nheap && next == UINT64_MAX))
-				break;
-		}
-		s->now = t1;
-		s->wp.last_busy = fmax(s->wp.last_busy, ns_to_s(t1));
-		carry += rate * ns_to_s(t1 - t0);
-		uint64_t n = (uint64_t)carry;
-		carry -= (double)n;
-		if (n > ios_left - done)
-			n = ios_left - done;
-		spread(z->lat, shape, n, 1.0);
-		z->sl.ios += n;
-		z->sl.bytes += n * st->bs;
-		done += n;
-		if (t1 >= slice_end_ns(z) && slice_emit(z, t1, e))
-			goto out;
-		if (t1 == t0)
-			break;
-	}
-
-	/* What is still in flight completes and counts. */
-	while (s->nheap) {
-		int got = sides_reap(s, z, UINT64_MAX, &c, e);
-		if (got < 0)
-			goto out;
-		if (got)
+			return -1;
+		if (got) {
+			done += c.tag < 2;
 			sides_count(z, st, u, &k, &c);
+		}
 	}
 	bool any = z->sl.ios;
 	for (uint32_t i = 0; i < ns; i++)
 		any |= z->sl.side[i].ios > 0;
 	if ((any || s->now > z->sl.t_start_ns) && slice_emit(z, s->now, e))
-		goto out;
-	s->wp.last_busy = fmax(s->wp.last_busy, ns_to_s(s->now));
-	rc = 0;
-out:
-	hist_free(shape);
-	return rc;
+		return -1;
+	return 0;
 }
 
 static int fluid_read(struct sim *s, const struct sim_stream *st,
