@@ -84,7 +84,7 @@ enum fluid_way fluid_eligible(const struct driver *d)
 	if (w->trim_pct || w->rate || w->fsync_every || !uniform(w))
 		return FLUID_NO;
 	/* A sequential mix has no bulk model (the random mix's split of the
-	   queue missed its rate by 10-25 %): every I/O, at any depth.  Nor
+	   queue missed its rate by up to 24 %): every I/O, at any depth.  Nor
 	   have reads beside side streams: what the side streams do to the
 	   reads' tail after a calibration window is not seen (a boot trial's
 	   readers' p99 came out 7 % low at 128 readers on the Micron, which
