@@ -126,7 +126,7 @@ def command(tool, target, wl, secs, ramp, batch=0):
     cmd = [os.path.join(HERE, "uring_min"), "-d", str(qd), "-b", str(bs), "-t", str(secs),
            "-r", str(ramp), "-c", str(n or 1)]
     if "write" in rw:
-        cmd.append("-w")
+        cmd += ["-w", "-S"]   # stamps every 512 B before each write, as ssdbench and fio do
     if rw in ("read", "write"):
         cmd.append("-s")
     return cmd + [target]

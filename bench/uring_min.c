@@ -10,8 +10,11 @@
  *
  * build: cc -O2 -o uring_min uring_min.c -luring
  * usage: uring_min [-d qd] [-b bs] [-t secs] [-r ramp] [-c wait_nr] [-w] [-s]
- *                  [-j] [-T] [-f flags] path
+ *                  [-S] [-j] [-T] [-f flags] path
  *        -w random writes (default random reads), -s sequential
+ *        -S before each write, a unique 64-bit stamp in every 512 B of the
+ *           buffer, as ssdbench does (and fio's default scramble_buffers):
+ *           data work that an engine which defeats deduplication must do
  *        variants for A/B runs (bench/README.md):
  *        -j submit and wait in one enter (io_uring_submit_and_wait)
  *        -T every wait with a 1 s timeout (a kernel timer armed per wait)
@@ -50,6 +53,19 @@ static uint64_t xs(void)
 
 /* log-linear, 1024 sub-buckets per octave, as ssdbench's */
 #define SUB 1024
+/* ssdbench's stamp: splitmix64's finalizer over a counter, once per 512 B */
+static uint64_t stamp_count;
+static void stamp_buf(uint8_t *b, int len)
+{
+	for (int i = 0; i < len; i += 512) {
+		uint64_t z = 0x5eed0000ull ^ stamp_count++;
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		z ^= z >> 31;
+		memcpy(b + i, &z, sizeof z);
+	}
+}
+
 static uint64_t hist[64 * SUB];
 static unsigned hidx(uint64_t v)
 {
@@ -61,10 +77,10 @@ static unsigned hidx(uint64_t v)
 
 int main(int argc, char **argv)
 {
-	int qd = 32, bs = 4096, secs = 5, ramp = 1, waitnr = 1, wr = 0, seq = 0, c;
+	int qd = 32, bs = 4096, secs = 5, ramp = 1, waitnr = 1, wr = 0, seq = 0, stamp = 0, c;
 	int joined = 0, timed = 0;
 	unsigned setup = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
-	while ((c = getopt(argc, argv, "d:b:t:r:c:wsjTf:")) != -1) {
+	while ((c = getopt(argc, argv, "d:b:t:r:c:wsSjTf:")) != -1) {
 		switch (c) {
 		case 'd': qd = atoi(optarg); break;
 		case 'b': bs = atoi(optarg); break;
@@ -73,6 +89,7 @@ int main(int argc, char **argv)
 		case 'c': waitnr = atoi(optarg); break;
 		case 'w': wr = 1; break;
 		case 's': seq = 1; break;
+		case 'S': stamp = 1; break;
 		case 'j': joined = 1; break;
 		case 'T': timed = 1; break;
 		case 'f': setup = (unsigned)strtoul(optarg, NULL, 0); break;
@@ -80,7 +97,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "usage: %s [-d qd] [-b bs] [-t s] [-r s] [-c n] [-w] [-s] [-j] [-T] [-f flags] path\n", argv[0]);
+		fprintf(stderr, "usage: %s [-d qd] [-b bs] [-t s] [-r s] [-c n] [-w] [-s] [-S] [-j] [-T] [-f flags] path\n", argv[0]);
 		return 2;
 	}
 	int fd = open(argv[optind], (wr ? O_RDWR : O_RDONLY) | O_DIRECT);
@@ -130,6 +147,8 @@ int main(int argc, char **argv)
 	for (int i = 0; i < qd; i++) {
 		struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
 		uint64_t off = (seq ? next++ % nblk : xs() % nblk) * (uint64_t)bs;
+		if (wr && stamp)
+			stamp_buf(iov[i].iov_base, bs);
 		if (wr)
 			io_uring_prep_write_fixed(sqe, 0, iov[i].iov_base, (unsigned)bs, off, i);
 		else
@@ -172,6 +191,8 @@ int main(int argc, char **argv)
 			}
 			struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
 			uint64_t off = (seq ? next++ % nblk : xs() % nblk) * (uint64_t)bs;
+			if (wr && stamp)
+				stamp_buf(iov[i].iov_base, bs);
 			if (wr)
 				io_uring_prep_write_fixed(sqe, 0, iov[i].iov_base, (unsigned)bs, off, i);
 			else
