@@ -111,7 +111,7 @@ static uint64_t ring_limit(const struct run *r)
 	return r->ops->caps.virtual_time ? 1 : IVL_RING;
 }
 
-static uint64_t wall_ns(void)
+uint64_t run_wall_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -129,12 +129,12 @@ static void wait_for_room(struct run *r, struct job *j)
 	if (j->head - j->tail < ring_limit(r))
 		return;
 	bool count = !r->ops->caps.virtual_time;
-	uint64_t t0 = count ? wall_ns() : 0;
+	uint64_t t0 = count ? run_wall_ns() : 0;
 	while (j->head - j->tail >= ring_limit(r))
 		pthread_cond_wait(&r->cv, &r->mu);
 	if (count) {
 		atomic_fetch_add(&j->wl->stalls, 1);
-		atomic_fetch_add(&j->wl->stall_ns, wall_ns() - t0);
+		atomic_fetch_add(&j->wl->stall_ns, run_wall_ns() - t0);
 	}
 }
 
@@ -346,6 +346,7 @@ bool run_go(struct run *r, bool ok)
 			wl->start = r->t0;
 			wl->ramp_end = r->t0 + ramp;
 			wl->stop_at = wl->w.stop_time_ns ? wl->ramp_end + wl->w.stop_time_ns : UINT64_MAX;
+			wl->last_ckpt_wall = run_wall_ns();
 			for (uint32_t k = 0; k < wl->njobs; k++)
 				job_start(&wl->jobs[k], r->t0);
 		}
