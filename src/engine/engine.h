@@ -75,8 +75,9 @@ struct engine_hooks {
 	int (*on_interval)(void *ctx, const struct interval_sample *s,
 			   struct sb_err *e);
 	/*
-	 * Totals so far, about once a second, so a store can keep them
-	 * current and a crash loses at most the last second.
+	 * Totals so far, about once a second (of the device's time; on a
+	 * virtual clock of wall time), so a store can keep them current and a
+	 * crash loses at most the last second.
 	 */
 	int (*on_checkpoint)(void *ctx, uint32_t workload,
 			     const struct workload_result *so_far,
