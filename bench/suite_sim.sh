@@ -7,14 +7,24 @@
 #   bench/suite_sim.sh                    every built-in drive
 #   bench/suite_sim.sh sn8100-2tb p1-1tb  those drives
 #   OUT=dir bench/suite_sim.sh            keep the databases in dir
+#   BIN=path bench/suite_sim.sh           measure that binary (another
+#                                         revision's build) instead
+#   PERF=1 bench/suite_sim.sh             also the CPU seconds of each step
+#                                         (perf record, cpu-clock samples;
+#                                         the recordings stay in the dir for
+#                                         perf report: where the CPU went)
 set -eu
 cd "$(dirname "$0")/.."
-make -s -j2 build/ssdbench
 out=${OUT:-$(mktemp -d)}
 mkdir -p "$out"
 # A copy, so a rebuild during the runs does not change what is measured.
 bin=$out/ssdbench
-cp build/ssdbench "$bin"
+if [ -n "${BIN:-}" ]; then
+	cp "$BIN" "$bin"
+else
+	make -s -j2 build/ssdbench
+	cp build/ssdbench "$bin"
+fi
 if [ $# -gt 0 ]; then
 	drives=("$@")
 else
@@ -33,16 +43,26 @@ for d in "${drives[@]}"; do
 	# The shell's `time` counts the process's children: the suite's
 	# driver and collector threads are in it.
 	TIMEFORMAT='%U %S'
-	t=$( { time "$bin" suite --target "sim:$d" --preset full --db "$db" \
+	wrap=()
+	if [ "${PERF:-0}" != 0 ]; then
+		# 199 Hz: about 1 % of a core; the totals below then include
+		# perf's own CPU, the per-step sums do not.
+		wrap=(perf record -q -e cpu-clock -F 199 -g -k CLOCK_REALTIME -o "$out/$d.perf")
+	fi
+	t=$( { time "${wrap[@]}" "$bin" suite --target "sim:$d" --preset full --db "$db" \
 		>"$out/$d.out" 2>&1; } 2>&1 ) && rc=ok || rc="failed ($?)"
 	end=$(date +%s.%N)
 	read -r user sys <<<"$t"
 	awk -v d="$d" -v w="$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" \
 		-v u="$user" -v s="$sys" -v rc="$rc" \
 		'BEGIN { printf "%-16s %9.1f %9.1f %9.1f %9.1f  %s\n", d, w, u, s, u + s, rc }'
-	sqlite3 "$db" "SELECT '    ' || name || ' ' || status || ' ' ||
-		printf('%.1f', (julianday(finished_at) - julianday(started_at)) * 86400) || ' s'
-		FROM steps ORDER BY id" 2>/dev/null || true
+	if [ "${PERF:-0}" != 0 ]; then
+		bench/step_cpu.py "$db" "$out/$d.perf" || true
+	else
+		sqlite3 "$db" "SELECT '    ' || name || ' ' || status || ' ' ||
+			printf('%.1f', (julianday(finished_at) - julianday(started_at)) * 86400) || ' s'
+			FROM steps ORDER BY id" 2>/dev/null || true
+	fi
 	"$bin" analyze 1 --db "$db" --json 2>/dev/null |
 		grep -E "\"($figures)\"" | sed 's/^ */    /' || true
 done

@@ -84,6 +84,18 @@ struct lat_hist;
  * drive integrates its rates between regime changes, so a whole-drive fill
  * or hours of random preconditioning cost per slice, not per I/O.
  */
+/* A rate-limited stream of single writes (with fsyncs) or trims beside a
+   read stream: every I/O of it simulated. */
+#define FLUID_MAX_SIDE 4
+struct fluid_side {
+	uint8_t op;		/* IO_WRITE or IO_TRIM */
+	uint32_t bs;
+	uint64_t span_off, span_len;
+	uint64_t rate;		/* bytes/s */
+	uint64_t fsync_every;	/* bytes written between fsyncs, 0 = none */
+	uint64_t seed;
+};
+
 struct fluid_stream {
 	uint8_t op;		/* IO_READ or IO_WRITE */
 	bool random;		/* else sequential */
@@ -92,7 +104,12 @@ struct fluid_stream {
 	uint64_t span_off, span_len;	/* bytes */
 	uint64_t start_off;	/* sequential: the first offset, inside the span */
 	uint64_t seed;		/* random offsets */
-	uint32_t read_pct;	/* 1..99: a random mix (op is then ignored) */
+	uint32_t read_pct;	/* 1..99: a mix (op is then ignored) */
+	bool exact;		/* every I/O simulated, none extrapolated
+				   (a low-depth tail): the backend's own
+				   I/O loop, without the engine's cost */
+	struct fluid_side side[FLUID_MAX_SIDE];	/* beside reads only */
+	uint32_t nside;
 };
 
 struct fluid_slice {
@@ -102,6 +119,10 @@ struct fluid_slice {
 	uint64_t next_off;		/* sequential: where the stream stands */
 	uint64_t wbytes, wios;		/* a mix: its writes */
 	const struct lat_hist *wlat;
+	struct {
+		uint64_t bytes, ios;
+		const struct lat_hist *lat;
+	} side[FLUID_MAX_SIDE];		/* the side streams' */
 };
 
 /* Per slice: 0 go on, 1 stop the stream, -1 abort (e set). */

@@ -176,6 +176,8 @@ struct fluid_tramp {
 	void *ctx;
 };
 
+_Static_assert(FLUID_MAX_SIDE == SIM_MAX_SIDE, "side streams: one limit");
+
 static int tramp(void *ctx, const struct sim_slice *sl, struct sb_err *e)
 {
 	struct fluid_tramp *t = ctx;
@@ -185,6 +187,11 @@ static int tramp(void *ctx, const struct sim_slice *sl, struct sb_err *e)
 		.next_off = sl->next_off,
 		.wbytes = sl->wbytes, .wios = sl->wios, .wlat = sl->wlat,
 	};
+	for (int i = 0; i < SIM_MAX_SIDE; i++) {
+		fs.side[i].bytes = sl->side[i].bytes;
+		fs.side[i].ios = sl->side[i].ios;
+		fs.side[i].lat = sl->side[i].lat;
+	}
 	return t->fn(t->ctx, &fs, e);
 }
 
@@ -200,7 +207,21 @@ static int sim_b_run_fluid(struct backend_queue *q, const struct fluid_stream *s
 		.write = st->op == IO_WRITE, .random = st->random, .bs = st->bs,
 		.qd = st->qd, .span_off = st->span_off, .span_len = st->span_len,
 		.start_off = st->start_off, .seed = st->seed, .read_pct = st->read_pct,
+		.exact = st->exact,
 	};
+	struct sim_side side[SIM_MAX_SIDE];
+	if (st->nside > SIM_MAX_SIDE)
+		return sb_errf(e, "sim: at most %d side streams", SIM_MAX_SIDE);
+	for (uint32_t i = 0; i < st->nside; i++) {
+		const struct fluid_side *f = &st->side[i];
+		side[i] = (struct sim_side){
+			.op = f->op == IO_TRIM ? SIM_TRIM : SIM_WRITE, .bs = f->bs,
+			.span_off = f->span_off, .span_len = f->span_len, .rate = f->rate,
+			.flush_every = f->fsync_every, .seed = f->seed,
+		};
+	}
+	ss.side = side;
+	ss.nside = st->nside;
 	struct fluid_tramp t = { fn, ctx };
 	return sim_run_fluid(q->t->sim, &ss, max_bytes, max_ns, slice_ns, tramp, &t, e);
 }

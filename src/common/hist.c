@@ -18,10 +18,22 @@ void hist_free(struct lat_hist *h)
 	free(h);
 }
 
+/* Visit the buckets of h whose nz bit is set, in order: i = the index. */
+#define FOR_EACH_SET(h, i)                                                     \
+	for (uint32_t w_ = (h)->lo >> 6; (h)->lo <= (h)->hi && w_ <= (h)->hi >> 6; w_++) \
+		for (uint64_t m_ = (h)->nz[w_], i = 0;                         \
+		     m_ && ((i = w_ * 64u + (uint32_t)__builtin_ctzll(m_)), 1); \
+		     m_ &= m_ - 1)
+
 void hist_reset(struct lat_hist *h)
 {
-	if (h->lo <= h->hi)
-		memset(&h->buckets[h->lo], 0, (size_t)(h->hi - h->lo + 1) * sizeof h->buckets[0]);
+	if (h->lo <= h->hi) {
+		for (uint32_t w = h->lo >> 6; w <= h->hi >> 6; w++) {
+			for (uint64_t m = h->nz[w]; m; m &= m - 1)
+				h->buckets[w * 64u + (uint32_t)__builtin_ctzll(m)] = 0;
+			h->nz[w] = 0;
+		}
+	}
 	h->count = 0;
 	h->sum = 0;
 	h->min = UINT64_MAX;
@@ -34,8 +46,14 @@ void hist_merge(struct lat_hist *dst, const struct lat_hist *src)
 {
 	if (src->count == 0)
 		return;
-	for (uint32_t i = src->lo; i <= src->hi; i++)
-		dst->buckets[i] += src->buckets[i];
+	for (uint32_t w = src->lo >> 6; w <= src->hi >> 6; w++) {
+		uint64_t m = src->nz[w];
+		dst->nz[w] |= m;
+		for (; m; m &= m - 1) {
+			uint32_t i = w * 64u + (uint32_t)__builtin_ctzll(m);
+			dst->buckets[i] += src->buckets[i];
+		}
+	}
 	dst->count += src->count;
 	dst->sum += src->sum;
 	if (src->min < dst->min)
@@ -90,22 +108,24 @@ void hist_percentiles(const struct lat_hist *h, const double *ps, size_t n,
 			out[j] = 0;
 		return;
 	}
-	uint64_t cum = 0;
-	for (uint32_t i = h->lo; i <= h->hi && j < n; i++) {
-		cum += h->buckets[i];
-		while (j < n) {
-			uint64_t want = percentile_rank(ps[j], h->count);
-			if (want == h->count) {
-				out[j++] = h->max;
-				continue;
+	/* Only non-zero buckets move the sum, so only they are visited. */
+	uint64_t cum = 0, want = percentile_rank(ps[0], h->count);
+	for (uint32_t w = h->lo >> 6; w <= h->hi >> 6 && j < n; w++) {
+		for (uint64_t m = h->nz[w]; m && j < n; m &= m - 1) {
+			uint32_t i = w * 64u + (uint32_t)__builtin_ctzll(m);
+			cum += h->buckets[i];
+			while (j < n) {
+				if (want == h->count)
+					out[j] = h->max;
+				else if (want == 1)
+					out[j] = h->min;
+				else if (cum < want)
+					break;
+				else
+					out[j] = bucket_value(h, i);
+				if (++j < n)
+					want = percentile_rank(ps[j], h->count);
 			}
-			if (want == 1) {
-				out[j++] = h->min;
-				continue;
-			}
-			if (cum < want)
-				break;
-			out[j++] = bucket_value(h, i);
 		}
 	}
 	for (; j < n; j++)
@@ -172,12 +192,12 @@ size_t hist_encode(const struct lat_hist *h, uint8_t *out)
 	n += put_varint(out + n, h->max);
 	uint64_t nonzero = 0;
 	if (h->count)
-		for (uint32_t i = h->lo; i <= h->hi; i++)
+		FOR_EACH_SET(h, i)
 			nonzero += h->buckets[i] != 0;
 	n += put_varint(out + n, nonzero);
-	uint32_t prev = 0;
+	uint64_t prev = 0;
 	if (h->count)
-		for (uint32_t i = h->lo; i <= h->hi; i++) {
+		FOR_EACH_SET(h, i) {
 			if (!h->buckets[i])
 				continue;
 			n += put_varint(out + n, i - prev);
@@ -207,6 +227,7 @@ int hist_decode(struct lat_hist *h, const uint8_t *in, size_t len)
 		if (idx >= HIST_NBUCKETS)
 			goto bad;
 		h->buckets[idx] += c;
+		h->nz[idx >> 6] |= 1ull << (idx & 63);
 		total += c;
 		if (idx < h->lo)
 			h->lo = (uint32_t)idx;

@@ -63,8 +63,22 @@ static void merge_interval(struct run *r, struct wl_state *wl,
 	s->t_start_ns = i * r->interval;
 	s->t_end_ns = (i + 1) * r->interval;
 	s->ramp = wl->start + s->t_end_ns <= wl->ramp_end;
-	for (int d = 0; d < DIR_COUNT; d++)
-		hist_reset(wl->ivl_hist[d]);
+	/* One job with this interval (one job, or a bulk stream's first):
+	   its own histograms are the interval's, no copy needed. */
+	const struct lat_hist *one[DIR_COUNT] = { NULL };
+	uint32_t live = 0;
+	for (uint32_t k = 0; k < wl->njobs; k++) {
+		struct job *j = &wl->jobs[k];
+		if (!j->collected_last && live++ == 0)
+			for (int d = 0; d < DIR_COUNT; d++)
+				one[d] = j->ring[j->tail % IVL_RING].hist[d];
+	}
+	const struct lat_hist *h[DIR_COUNT];
+	for (int d = 0; d < DIR_COUNT; d++) {
+		h[d] = live == 1 ? one[d] : wl->ivl_hist[d];
+		if (live != 1)
+			hist_reset(wl->ivl_hist[d]);
+	}
 	bool all_over = true;
 	for (uint32_t k = 0; k < wl->njobs; k++) {
 		struct job *j = &wl->jobs[k];
@@ -74,7 +88,7 @@ static void merge_interval(struct run *r, struct wl_state *wl,
 		for (int d = 0; d < DIR_COUNT; d++) {
 			bytes[d] += b->bytes[d];
 			ios[d] += b->ios[d];
-			if (b->hist[d])
+			if (b->hist[d] && live != 1)
 				hist_merge(wl->ivl_hist[d], b->hist[d]);
 			/* open loop: straight into the totals (no per-interval
 			   figure of its own) */
@@ -99,12 +113,13 @@ static void merge_interval(struct run *r, struct wl_state *wl,
 			s->t_end_ns = end > s->t_start_ns ? end : s->t_start_ns;
 	}
 	for (int d = 0; d < DIR_COUNT; d++) {
-		fill_dir(&s->dir[d], wl->ivl_hist[d], bytes[d], ios[d]);
+		fill_dir(&s->dir[d], h[d], bytes[d], ios[d]);
 		if (s->ramp)
 			continue;
 		wl->res->bytes[d] += bytes[d];
 		wl->res->ios[d] += ios[d];
-		hist_merge(wl->res->hist[d], wl->ivl_hist[d]);
+		if (h[d])
+			hist_merge(wl->res->hist[d], h[d]);
 	}
 	measured_so_far(wl, wl->finished ? wl->t_last : wl->start + s->t_end_ns);
 }
@@ -145,6 +160,21 @@ static void report_progress(struct run *r, const struct engine_hooks *h,
 	h->on_progress(h->ctx, f, eta, wl->res);
 }
 
+/*
+ * About once a second: of backend time on a real clock, of wall time on a
+ * virtual one, where a simulated hour would otherwise write the totals and
+ * histograms 3600 times (a third of a long simulated preconditioning's
+ * CPU) while what a crash loses is wall time either way.  The final
+ * totals are written at the end whatever the checkpoints were.
+ */
+static bool checkpoint_due(const struct run *r, const struct wl_state *wl)
+{
+	if (r->ops->caps.virtual_time)
+		return run_wall_ns() - wl->last_ckpt_wall >= CHECKPOINT_NS;
+	uint64_t every = (CHECKPOINT_NS + r->interval - 1) / r->interval;
+	return wl->next_index - wl->last_ckpt_index >= every;
+}
+
 /* Emit one interval of wl; the lock is not held. */
 static void emit(struct run *r, const struct engine_hooks *h, struct wl_state *wl)
 {
@@ -161,10 +191,9 @@ static void emit(struct run *r, const struct engine_hooks *h, struct wl_state *w
 			atomic_store(&wl->stop, true);
 		}
 	}
-	uint64_t every = (CHECKPOINT_NS + r->interval - 1) / r->interval;
-	if (h->on_checkpoint && !s.ramp &&
-	    (wl->finished || wl->next_index - wl->last_ckpt_index >= every)) {
+	if (h->on_checkpoint && !s.ramp && (wl->finished || checkpoint_due(r, wl))) {
 		wl->last_ckpt_index = wl->next_index;
+		wl->last_ckpt_wall = run_wall_ns();
 		if (h->on_checkpoint(h->ctx, wl->index, wl->res, &e))
 			run_fail(r, &e);
 	}
@@ -180,29 +209,38 @@ static void consume(struct wl_state *wl)
 	}
 }
 
+bool collect_ready(struct run *r, const struct engine_hooks *h, bool *all_done_out)
+{
+	bool progress = false, all_done = true;
+	for (uint32_t i = 0; i < r->nwl; i++) {
+		struct wl_state *wl = &r->wls[i];
+		while (!wl->finished && interval_ready(wl)) {
+			pthread_mutex_unlock(&r->mu);
+			emit(r, h, wl);
+			pthread_mutex_lock(&r->mu);
+			consume(wl);
+			progress = true;
+		}
+		all_done &= wl->finished;
+	}
+	if (!all_done && r->opts->interrupted && *r->opts->interrupted)
+		for (uint32_t i = 0; i < r->nwl; i++)
+			atomic_store(&r->wls[i].stop, true);
+	if (all_done_out)
+		*all_done_out = all_done;
+	return progress;
+}
+
 int collector_loop(struct run *r, const struct engine_hooks *h)
 {
 	pthread_mutex_lock(&r->mu);
 	for (;;) {
-		bool progress = false, all_done = true;
-		for (uint32_t i = 0; i < r->nwl; i++) {
-			struct wl_state *wl = &r->wls[i];
-			while (!wl->finished && interval_ready(wl)) {
-				pthread_mutex_unlock(&r->mu);
-				emit(r, h, wl);
-				pthread_mutex_lock(&r->mu);
-				consume(wl);
-				progress = true;
-			}
-			all_done &= wl->finished;
-		}
+		bool all_done;
+		bool progress = collect_ready(r, h, &all_done);
 		if (progress)
 			pthread_cond_broadcast(&r->cv);
 		if (all_done)
 			break;
-		if (r->opts->interrupted && *r->opts->interrupted)
-			for (uint32_t i = 0; i < r->nwl; i++)
-				atomic_store(&r->wls[i].stop, true);
 		if (!progress) {
 			/* Woken by a publish; the timeout only polls for SIGINT. */
 			struct timespec ts;

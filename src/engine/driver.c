@@ -46,6 +46,12 @@ static bool wait_for_go(struct run *r, bool ok, const char *mode)
 	else if (!r->mode[0])
 		snprintf(r->mode, sizeof r->mode, "%s", mode);
 	pthread_cond_broadcast(&r->cv);
+	if (r->inline_collector) {
+		/* The only driver, on the caller's thread: it starts the run. */
+		ok = ok && !r->failed_setup;
+		pthread_mutex_unlock(&r->mu);
+		return run_go(r, ok);
+	}
 	while (!r->go && !atomic_load(&r->abort))
 		pthread_cond_wait(&r->cv, &r->mu);
 	bool go = r->go && ok;
@@ -298,8 +304,9 @@ void *driver_main(void *arg)
 		ok = false;
 	}
 	bool buffers_free = true;
+	enum fluid_way way = ok ? fluid_eligible(d) : FLUID_NO;
 	if (wait_for_go(r, ok, ok ? r->ops->queue_mode(q) : "") &&
-	    !(fluid_eligible(d) && fluid_drive(d, q))) {
+	    !(way != FLUID_NO && fluid_drive(d, q, way))) {
 		uint32_t queued = drive(d, q, reqs, cpls, cap, &ag, order, watch);
 		buffers_free = drain(d, q, cpls, cap, queued);
 	}

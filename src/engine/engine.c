@@ -115,7 +115,7 @@ static uint64_t ring_limit(const struct run *r)
 	return r->ops->caps.virtual_time ? 1 : IVL_RING;
 }
 
-static uint64_t wall_ns(void)
+uint64_t run_wall_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -133,13 +133,27 @@ static void wait_for_room(struct run *r, struct job *j)
 	if (j->head - j->tail < ring_limit(r))
 		return;
 	bool count = !r->ops->caps.virtual_time;
-	uint64_t t0 = count ? wall_ns() : 0;
+	uint64_t t0 = count ? run_wall_ns() : 0;
 	while (j->head - j->tail >= ring_limit(r))
 		pthread_cond_wait(&r->cv, &r->mu);
 	if (count) {
 		atomic_fetch_add(&j->wl->stalls, 1);
-		atomic_fetch_add(&j->wl->stall_ns, wall_ns() - t0);
+		atomic_fetch_add(&j->wl->stall_ns, run_wall_ns() - t0);
 	}
+}
+
+/*
+ * On a virtual clock the collector runs on the driver's thread, called
+ * here after every hand-over (under r->mu): what the thread hand-off gave
+ * with a ring of one (every interval collected before the driver goes
+ * on, so a hook's stop lands at the same interval) without a sleep and a
+ * wake-up of two threads per interval.  Nothing is collected before the
+ * run has started (a failed start publishes its empty last intervals).
+ */
+static void collect_inline(struct run *r)
+{
+	if (r->go)
+		collect_ready(r, r->hooks, NULL);
 }
 
 void run_publish(struct run *r, struct job *j)
@@ -149,9 +163,13 @@ void run_publish(struct run *r, struct job *j)
 	b->index = j->cur_index;
 	pthread_mutex_lock(&r->mu);
 	j->head++;
-	pthread_cond_broadcast(&r->cv);
-	if (!last)
-		wait_for_room(r, j);
+	if (r->inline_collector) {
+		collect_inline(r);
+	} else {
+		pthread_cond_broadcast(&r->cv);
+		if (!last)
+			wait_for_room(r, j);
+	}
 	pthread_mutex_unlock(&r->mu);
 	if (!last)
 		next_buffer(r, j);
@@ -171,10 +189,14 @@ void run_publish_at(struct run *r, struct job **jobs, uint32_t n, uint64_t bound
 	for (uint32_t i = 0; i < n; i++)
 		if (ends_at(jobs[i], boundary))
 			jobs[i]->head++;
-	pthread_cond_broadcast(&r->cv);
-	for (uint32_t i = 0; i < n; i++)
-		if (ends_at(jobs[i], boundary))
-			wait_for_room(r, jobs[i]);
+	if (r->inline_collector) {
+		collect_inline(r);
+	} else {
+		pthread_cond_broadcast(&r->cv);
+		for (uint32_t i = 0; i < n; i++)
+			if (ends_at(jobs[i], boundary))
+				wait_for_room(r, jobs[i]);
+	}
 	pthread_mutex_unlock(&r->mu);
 	for (uint32_t i = 0; i < n; i++)
 		if (ends_at(jobs[i], boundary))
@@ -296,8 +318,7 @@ static int setup_workloads(struct engine *eng, struct run *r, const struct workl
 }
 
 /* Start the drivers, wait until each has its queue, then let them go. */
-static int start_drivers(struct engine *eng, struct run *r, struct driver *drv,
-			 uint32_t ndrv, const struct engine_hooks *hooks, struct sb_err *e)
+static int start_drivers(struct run *r, struct driver *drv, uint32_t ndrv)
 {
 	for (uint32_t i = 0; i < ndrv; i++) {
 		if (pthread_create(&drv[i].thread, NULL, driver_main, &drv[i])) {
@@ -316,21 +337,28 @@ static int start_drivers(struct engine *eng, struct run *r, struct driver *drv,
 		pthread_cond_wait(&r->cv, &r->mu);
 	bool ok = !r->failed_setup && started == ndrv;
 	pthread_mutex_unlock(&r->mu);
+	return run_go(r, ok) ? 0 : -1;
+}
 
+bool run_go(struct run *r, bool ok)
+{
 	/* The start hook first (it may write to a store that takes a while):
 	   the workloads' clock starts when the I/O can. */
-	if (ok && hooks->on_start && hooks->on_start(hooks->ctx, &eng->facts, r->mode, e)) {
-		run_fail(r, e);
+	const struct engine_hooks *hooks = r->hooks;
+	struct sb_err e;
+	if (ok && hooks->on_start && hooks->on_start(hooks->ctx, r->facts, r->mode, &e)) {
+		run_fail(r, &e);
 		ok = false;
 	}
 	if (ok) {
-		r->t0 = eng->ops->now(eng->target);
+		r->t0 = r->ops->now(r->target);
 		for (uint32_t i = 0; i < r->nwl; i++) {
 			struct wl_state *wl = &r->wls[i];
 			uint64_t ramp = (wl->w.ramp_ns + r->interval - 1) / r->interval * r->interval;
 			wl->start = r->t0;
 			wl->ramp_end = r->t0 + ramp;
 			wl->stop_at = wl->w.stop_time_ns ? wl->ramp_end + wl->w.stop_time_ns : UINT64_MAX;
+			wl->last_ckpt_wall = run_wall_ns();
 			for (uint32_t k = 0; k < wl->njobs; k++)
 				job_start(&wl->jobs[k], r->t0);
 		}
@@ -342,7 +370,7 @@ static int start_drivers(struct engine *eng, struct run *r, struct driver *drv,
 		atomic_store(&r->abort, true);
 	pthread_cond_broadcast(&r->cv);
 	pthread_mutex_unlock(&r->mu);
-	return ok ? 0 : -1;
+	return ok;
 }
 
 int engine_run(struct engine *eng, const struct workload *w, uint32_t n,
@@ -365,6 +393,11 @@ int engine_run(struct engine *eng, const struct workload *w, uint32_t n,
 	r.ops = eng->ops;
 	r.target = eng->target;
 	r.opts = &eng->opts;
+	r.hooks = hooks;
+	r.facts = &eng->facts;
+	/* A virtual clock has nothing to overlap: no threads to hand
+	   intervals between (see collect_inline). */
+	r.inline_collector = eng->ops->caps.virtual_time && eng->ops->caps.single_queue;
 	r.interval = eng->opts.interval_ns ? eng->opts.interval_ns : DEFAULT_INTERVAL_NS;
 	/* One completion per wait unless asked (fio's default,
 	   iodepth_batch_complete_min=1): waiting for k delays the stamps of
@@ -390,8 +423,15 @@ int engine_run(struct engine *eng, const struct workload *w, uint32_t n,
 		drv[i].jobs = eng->ops->caps.single_queue ? r.jobs : &r.jobs[i];
 		drv[i].njobs = eng->ops->caps.single_queue ? r.njobs : 1;
 	}
-	if (!start_drivers(eng, &r, drv, ndrv, hooks, e))
+	if (r.inline_collector) {
+		/* One driver on this thread; it starts the run itself (run_go)
+		   and collects as it publishes. */
+		driver_main(&drv[0]);
+		if (r.go)
+			collector_loop(&r, hooks);
+	} else if (!start_drivers(&r, drv, ndrv)) {
 		collector_loop(&r, hooks);
+	}
 	for (uint32_t i = 0; i < ndrv; i++)
 		if (drv[i].started)
 			pthread_join(drv[i].thread, NULL);

@@ -4,9 +4,11 @@
  * every `interval_ns` per workload.  It reads time only through the backend.
  *
  * Threads: one per job on backends with queues per thread (io_uring), one
- * for everything on single-queue backends (the simulator).  The calling
- * thread collects: it merges job histograms, emits interval samples, calls
- * the hooks and shows progress, so hooks never run on an I/O thread.
+ * for everything on single-queue backends.  The calling thread collects:
+ * it merges job histograms, emits interval samples, calls the hooks and
+ * shows progress, so hooks never run on an I/O thread.  On a single-queue
+ * virtual clock (the simulator) there is no I/O thread: the calling thread
+ * drives the one queue and collects each interval as it is handed over.
  */
 #ifndef SSDBENCH_ENGINE_ENGINE_H
 #define SSDBENCH_ENGINE_ENGINE_H
@@ -82,8 +84,9 @@ struct engine_hooks {
 	int (*on_interval)(void *ctx, const struct interval_sample *s,
 			   struct sb_err *e);
 	/*
-	 * Totals so far, about once a second, so a store can keep them
-	 * current and a crash loses at most the last second.
+	 * Totals so far, about once a second (of the device's time; on a
+	 * virtual clock of wall time), so a store can keep them current and a
+	 * crash loses at most the last second.
 	 */
 	int (*on_checkpoint)(void *ctx, uint32_t workload,
 			     const struct workload_result *so_far,

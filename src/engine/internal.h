@@ -15,8 +15,9 @@
  * publishing advances head under the run's mutex, and the collector owns
  * [tail, head) until it advances tail.  Publishing happens once per
  * interval, so the mutex is off the per-I/O path; the job only waits when
- * the ring is full (the collector is behind), which on the simulator is
- * the back-pressure that keeps virtual time from running away.
+ * the ring is full (the collector is behind).  On the simulator (one
+ * queue, a virtual clock) the driver runs on the calling thread and calls
+ * the collector at every hand-over instead (run.inline_collector).
  */
 #ifndef SSDBENCH_ENGINE_INTERNAL_H
 #define SSDBENCH_ENGINE_INTERNAL_H
@@ -81,6 +82,7 @@ struct wl_state {
 	struct lat_hist *ivl_hist[DIR_COUNT];	/* scratch for one interval */
 	struct workload_result *res;	/* totals, in the run's result */
 	uint64_t last_ckpt_index;
+	uint64_t last_ckpt_wall;	/* run_wall_ns() of the last checkpoint */
 };
 
 struct job {
@@ -151,6 +153,12 @@ struct run {
 	uint32_t njobs;
 	uint64_t t0;			/* backend time every workload starts */
 
+	const struct engine_hooks *hooks;
+	const struct target_facts *facts;
+	/* The collector runs on the driver's thread at each hand-over
+	   (engine.c collect_inline): one driver, a virtual clock. */
+	bool inline_collector;
+
 	pthread_mutex_t mu;
 	pthread_cond_t cv;		/* publish, consume, ready, go */
 	uint32_t ready, failed_setup;
@@ -186,14 +194,32 @@ struct driver {
 
 /* engine_fluid.c: hand a uniform stream to the backend's run_fluid.
    fluid_drive returns false when the backend declined (run I/O by I/O). */
-bool fluid_eligible(const struct driver *d);
-bool fluid_drive(struct driver *d, struct backend_queue *q);
+enum fluid_way {
+	FLUID_NO,	/* I/O by I/O through the engine */
+	FLUID_BULK,	/* the backend's bulk stream */
+	FLUID_EXACT,	/* the backend's own loop, every I/O simulated */
+};
+enum fluid_way fluid_eligible(const struct driver *d);
+bool fluid_drive(struct driver *d, struct backend_queue *q, enum fluid_way way);
 
 /* collector.c */
 int collector_loop(struct run *r, const struct engine_hooks *h);
+/*
+ * Under r->mu: emit every interval whose jobs have all handed it over
+ * (the lock is dropped around each emit).  Returns whether any was;
+ * *all_done (may be NULL) whether every workload has finished.
+ */
+bool collect_ready(struct run *r, const struct engine_hooks *h, bool *all_done);
 
+/* engine.c: CLOCK_MONOTONIC in ns (real time, whatever the backend's). */
+uint64_t run_wall_ns(void);
 /* engine.c: record the run's first error and stop everything. */
 void run_fail(struct run *r, const struct sb_err *e);
+/*
+ * Every queue exists (ok: and was made): the start hook, the workloads'
+ * clock, then go for the drivers, or an abort.  Returns whether they go.
+ */
+bool run_go(struct run *r, bool ok);
 /* Hand the job's current interval to the collector (may wait). */
 void run_publish(struct run *r, struct job *j);
 /*

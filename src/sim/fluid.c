@@ -11,6 +11,7 @@
  * whose completions are real; the rest repeats the measured rate and
  * latency distribution.  Random mixes of reads and writes do the same,
  * with their writes going through the write path at the measured rate.
+ * Exact streams (below QD 16, and sequential mixes) simulate every I/O.
  */
 #include <errno.h>
 #include <math.h>
@@ -25,6 +26,8 @@ struct slicer {
 	struct sim_slice sl;
 	struct lat_hist *lat;
 	struct lat_hist *wlat;		/* a mixed stream's writes */
+	struct lat_hist *side_lat[SIM_MAX_SIDE];	/* side streams' */
+	uint32_t nside;
 	uint64_t t0_ns, slice_ns, k;	/* slice k ends at t0 + (k+1) slice */
 	uint64_t deadline_ns;
 	double end;			/* s: end of the current slice */
@@ -57,6 +60,8 @@ static int slice_emit(struct slicer *z, uint64_t t_end_ns, struct sb_err *e)
 	z->sl.t_end_ns = t_end_ns;
 	z->sl.lat = z->lat;
 	z->sl.wlat = z->wlat;
+	for (uint32_t i = 0; i < z->nside; i++)
+		z->sl.side[i].lat = z->side_lat[i];
 	if (sim_self_check(z->s, e))
 		return -1;
 	int rc = z->fn(z->ctx, &z->sl, e);
@@ -69,6 +74,10 @@ static int slice_emit(struct slicer *z, uint64_t t_end_ns, struct sb_err *e)
 	z->sl.wbytes = z->sl.wios = 0;
 	hist_reset(z->lat);
 	hist_reset(z->wlat);
+	for (uint32_t i = 0; i < z->nside; i++) {
+		z->sl.side[i].bytes = z->sl.side[i].ios = 0;
+		hist_reset(z->side_lat[i]);
+	}
 	if (t_end_ns >= slice_end_ns(z)) {
 		z->k++;
 		z->end = ns_to_s(slice_end_ns(z));
@@ -89,9 +98,20 @@ static int check_stream(const struct sim *s, const struct sim_stream *st,
 		return sb_errf(e, "sim: a fluid stream needs a byte or a time limit");
 	if (!slice_ns)
 		return sb_errf(e, "sim: a fluid stream needs a slice length");
-	if (st->read_pct > 99 || (st->read_pct && !st->random))
-		return sb_errf(e, "sim: a mixed fluid stream is random with 1-99 %% reads, not %u %%%s",
+	if (st->read_pct > 99 || (st->read_pct && !st->random && !st->exact))
+		return sb_errf(e, "sim: a mixed bulk stream is random with 1-99 %% reads, not %u %%%s",
 			       st->read_pct, st->random ? "" : " sequential");
+	if (st->nside > SIM_MAX_SIDE || (st->nside && (st->write || st->read_pct)))
+		return sb_errf(e, "sim: side streams (at most %d) go beside a read stream",
+			       SIM_MAX_SIDE);
+	for (uint32_t i = 0; i < st->nside; i++) {
+		const struct sim_side *sd = &st->side[i];
+		if ((sd->op != SIM_WRITE && sd->op != SIM_TRIM) || !sd->rate || !sd->bs ||
+		    sd->span_off > s->capacity || sd->span_len > s->capacity - sd->span_off ||
+		    sd->span_len < sd->bs)
+			return sb_errf(e, "sim: side stream %u: a rate-limited write or trim "
+				       "stream inside the drive", i + 1);
+	}
 	if (st->span_off > s->capacity || st->span_len > s->capacity - st->span_off ||
 	    st->span_len < st->bs)
 		return sb_errf(e, "sim: stream span %llu+%llu does not fit the drive's %llu bytes",
@@ -421,6 +441,215 @@ static uint64_t cal_drain(struct sim *s, const struct sim_stream *st, struct sli
 }
 
 
+/*
+ * Every I/O of the stream through the discrete engine, in a closed loop
+ * at its depth (a low-depth tail measurement: each latency is a real
+ * I/O's).  Submissions stop at the deadline; the I/Os then in flight
+ * complete and count, in the slices they complete in.
+ */
+static int fluid_exact(struct sim *s, const struct sim_stream *st,
+		       uint64_t max_bytes, double deadline, struct slicer *z,
+		       struct sb_err *e)
+{
+	/* All qd in flight, as the engine would have them: beyond the
+	   interface's depth they wait for a slot (timing_slot), and that
+	   wait is part of their latency. */
+	struct cal k = { .pos = st->start_off, .qd = st->qd };
+	rng_seed(&k.r, st->seed ^ 0x6578616374ull);
+	uint64_t ios_left = max_bytes ? (max_bytes + st->bs - 1) / st->bs : UINT64_MAX;
+	uint64_t done = 0;
+	while (!z->stop && done < ios_left) {
+		struct sim_cpl c;
+		int got = cal_next(s, st, z, &k, ios_left - done, &c, e);
+		if (got < 0)
+			return -1;
+		if (!got)
+			break;
+		done++;
+		z->sl.next_off = k.pos;
+		if (ns_to_s(c.t_done_ns) >= deadline)
+			break;
+	}
+	struct sim_cpl c;
+	while (k.inflight && sim_reap(s, &c, 1, 1, UINT64_MAX) == 1) {
+		k.inflight--;
+		while (c.t_done_ns > slice_end_ns(z) && !z->stop)
+			if (slice_emit(z, slice_end_ns(z), e))
+				return -1;
+		cal_count(z, st, &c);
+	}
+	if ((z->sl.ios || z->sl.wios || s->now > z->sl.t_start_ns) && slice_emit(z, s->now, e))
+		return -1;
+	return 0;
+}
+
+/* A side stream: one I/O at a time behind a token bucket of one I/O. */
+struct side_run {
+	const struct sim_side *sd;
+	struct rng r;
+	double tokens;		/* bytes */
+	uint64_t tokens_t;	/* ns: the last refill */
+	uint64_t due;		/* ns: its next I/O may not go before */
+	uint64_t written;	/* bytes since the last flush */
+	bool busy, flushing;
+};
+
+static void side_init(struct side_run *u, const struct sim_side *sd, uint64_t now)
+{
+	memset(u, 0, sizeof *u);
+	u->sd = sd;
+	rng_seed(&u->r, sd->seed ^ 0x73696465ull);
+	u->tokens = sd->bs;	/* the first I/O may go at once, as a job's */
+	u->tokens_t = now;
+	u->due = now;
+}
+
+/* The engine's token bucket (job.c rate_allows) for one I/O at a time. */
+static bool side_allows(struct side_run *u, uint64_t now)
+{
+	double len = u->sd->bs;
+	if (now > u->tokens_t) {
+		u->tokens += (double)(now - u->tokens_t) * (double)u->sd->rate / 1e9;
+		if (u->tokens > len)
+			u->tokens = len;
+		u->tokens_t = now;
+	}
+	if (u->tokens >= len) {
+		u->tokens -= len;
+		return true;
+	}
+	u->due = now + (uint64_t)((len - u->tokens) * 1e9 / (double)u->sd->rate) + 1;
+	return false;
+}
+
+/* Issue side stream k's next I/O (tag 2 + k) if it may go now: a flush
+   once flush_every bytes were written, else the rate decides. */
+static int side_submit(struct sim *s, struct side_run *u, uint32_t k, struct sb_err *e)
+{
+	const struct sim_side *sd = u->sd;
+	if (u->busy || u->due > s->now)
+		return 0;
+	struct sim_io io = { .tag = 2 + k };
+	if (sd->op == SIM_WRITE && sd->flush_every && u->written >= sd->flush_every) {
+		io.op = SIM_FLUSH;
+		u->flushing = true;
+		u->written = 0;
+	} else {
+		if (!side_allows(u, s->now))
+			return 0;
+		io.op = sd->op;
+		io.len = sd->bs;
+		io.offset = sd->span_off + rng_below(&u->r, sd->span_len / sd->bs) * sd->bs;
+		if (sd->op == SIM_WRITE)
+			u->written += sd->bs;
+	}
+	if (sim_submit(s, &io, e))
+		return -1;
+	u->busy = true;
+	return 0;
+}
+
+/* Submit what the side streams may now; *next gets the earliest time one
+   that waits for its rate may go (UINT64_MAX: none).  0 or -1. */
+static int sides_go(struct sim *s, struct side_run *u, uint32_t n, uint64_t *next,
+		    struct sb_err *e)
+{
+	*next = UINT64_MAX;
+	for (uint32_t i = 0; i < n; i++) {
+		if (side_submit(s, &u[i], i, e))
+			return -1;
+		if (!u[i].busy && u[i].due < *next)
+			*next = u[i].due;
+	}
+	return 0;
+}
+
+/* A completion: emit the slices it passed, count it where it belongs. */
+static void sides_count(struct slicer *z, const struct sim_stream *st, struct side_run *u,
+			struct cal *k, const struct sim_cpl *c)
+{
+	if (c->tag < 2) {
+		k->inflight--;
+		cal_count(z, st, c);
+		return;
+	}
+	struct side_run *x = &u[c->tag - 2];
+	x->busy = false;
+	if (x->flushing) {	/* an fsync counts as no I/O, as in the engine */
+		x->flushing = false;
+		return;
+	}
+	struct sim_side_slice *o = &z->sl.side[c->tag - 2];
+	o->bytes += x->sd->bs;
+	o->ios++;
+	hist_add(z->side_lat[c->tag - 2], c->t_done_ns - c->t_submit_ns);
+}
+
+/* Reap one completion due by `deadline`; emits the slices it passed. */
+static int sides_reap(struct sim *s, struct slicer *z, uint64_t deadline, struct sim_cpl *c,
+		      struct sb_err *e)
+{
+	if (sim_reap(s, c, 1, 1, deadline) != 1)
+		return 0;
+	while (c->t_done_ns > slice_end_ns(z) && !z->stop)
+		if (slice_emit(z, slice_end_ns(z), e))
+			return -1;
+	return 1;
+}
+
+/*
+ * A read stream with rate-limited side streams beside it (the boot
+ * search: readers, a writer with fsyncs, a trimmer): every I/O of all of
+ * them simulated in one closed loop, the reads kept qd in flight, each
+ * side stream's next I/O issued when its last is done and its rate
+ * allows.  The side streams run, and stop, with the read stream.
+ */
+static int fluid_sides(struct sim *s, const struct sim_stream *st, uint64_t max_bytes,
+		       struct slicer *z, struct sb_err *e)
+{
+	struct side_run u[SIM_MAX_SIDE];
+	uint32_t ns = st->nside;
+	for (uint32_t i = 0; i < ns; i++)
+		side_init(&u[i], &st->side[i], s->now);
+	/* every reader's I/O in flight, as in fluid_exact */
+	struct cal k = { .pos = st->start_off, .qd = st->qd };
+	rng_seed(&k.r, st->seed ^ 0x72656164ull);
+	uint64_t ios_left = max_bytes ? (max_bytes + st->bs - 1) / st->bs : UINT64_MAX;
+	uint64_t end = z->deadline_ns, done = 0;
+	struct sim_cpl c;
+	for (;;) {
+		bool open = s->now < end && !z->stop && done < ios_left;
+		uint64_t next = UINT64_MAX;
+		if (open) {
+			while (k.inflight < k.qd && k.inflight < ios_left - done) {
+				struct sim_io io = { SIM_READ, next_off(st, &k.r, &k.pos), st->bs, 0, false };
+				if (sim_submit(s, &io, e))
+					return -1;
+				k.inflight++;
+			}
+			if (sides_go(s, u, ns, &next, e))
+				return -1;
+		}
+		if (!s->nheap && (!open || next == UINT64_MAX))
+			break;
+		/* the next completion, or the clock to a side stream's time
+		   (or the end) when that comes first */
+		int got = sides_reap(s, z, !open ? UINT64_MAX : next < end ? next : end, &c, e);
+		if (got < 0)
+			return -1;
+		if (got) {
+			done += c.tag < 2;
+			sides_count(z, st, u, &k, &c);
+		}
+	}
+	bool any = z->sl.ios;
+	for (uint32_t i = 0; i < ns; i++)
+		any |= z->sl.side[i].ios > 0;
+	if ((any || s->now > z->sl.t_start_ns) && slice_emit(z, s->now, e))
+		return -1;
+	return 0;
+}
+
 static int fluid_read(struct sim *s, const struct sim_stream *st,
 		      uint64_t max_bytes, double deadline, struct slicer *z,
 		      struct sb_err *e)
@@ -638,16 +867,24 @@ int sim_run_fluid(struct sim *s, const struct sim_stream *st,
 {
 	if (check_stream(s, st, max_bytes, max_ns, slice_ns, e))
 		return -1;
-	wp_idle_to(s, ns_to_s(s->now));
-	/* A buffer still draining from discrete writes: start behind it. */
-	if (s->wp.t > ns_to_s(s->now))
-		s->now = s_to_ns(s->wp.t);
-	struct slicer z = { .s = s, .fn = fn, .ctx = ctx };
+	/* A buffer still draining from discrete writes: a bulk stream starts
+	   behind it (an exact one meets it, as single I/Os would). */
+	if (!st->exact) {
+		wp_idle_to(s, ns_to_s(s->now));
+		if (s->wp.t > ns_to_s(s->now))
+			s->now = s_to_ns(s->wp.t);
+	}
+	struct slicer z = { .s = s, .fn = fn, .ctx = ctx, .nside = st->nside };
 	z.lat = hist_new();
 	z.wlat = hist_new();
-	if (!z.lat || !z.wlat) {
+	bool oom = !z.lat || !z.wlat;
+	for (uint32_t i = 0; i < z.nside; i++)
+		oom |= !(z.side_lat[i] = hist_new());
+	if (oom) {
 		hist_free(z.lat);
 		hist_free(z.wlat);
+		for (uint32_t i = 0; i < z.nside; i++)
+			hist_free(z.side_lat[i]);
 		return sb_errno(e, ENOMEM, "sim: histogram");
 	}
 	z.t0_ns = s->now;
@@ -657,10 +894,14 @@ int sim_run_fluid(struct sim *s, const struct sim_stream *st,
 	z.sl.next_off = st->start_off;
 	z.deadline_ns = max_ns && max_ns < UINT64_MAX - s->now ? s->now + max_ns : UINT64_MAX;
 	double deadline = z.deadline_ns == UINT64_MAX ? INFINITY : ns_to_s(z.deadline_ns);
-	int rc = st->read_pct ? fluid_mixed(s, st, max_bytes, deadline, &z, e) :
+	int rc = st->nside ? fluid_sides(s, st, max_bytes, &z, e) :
+		 st->exact ? fluid_exact(s, st, max_bytes, deadline, &z, e) :
+		 st->read_pct ? fluid_mixed(s, st, max_bytes, deadline, &z, e) :
 		 st->write ? fluid_write(s, st, max_bytes, deadline, &z, e) :
 			     fluid_read(s, st, max_bytes, deadline, &z, e);
 	hist_free(z.lat);
 	hist_free(z.wlat);
+	for (uint32_t i = 0; i < z.nside; i++)
+		hist_free(z.side_lat[i]);
 	return rc;
 }

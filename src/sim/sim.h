@@ -69,6 +69,28 @@ int sim_discard(struct sim *s, uint64_t off, uint64_t len, struct sb_err *e);
 /* Wait until the write buffer is on media: the clock moves. */
 void sim_flush(struct sim *s);
 
+/*
+ * A rate-limited stream of single I/Os beside a fluid read stream (the
+ * boot search's writer and trimmer beside its readers): every one of its
+ * I/Os is simulated, one at a time, gated by a token bucket of one I/O
+ * (the engine's rate limit), with a flush after every flush_every bytes
+ * written (its fsyncs).
+ */
+#define SIM_MAX_SIDE 4
+struct sim_side {
+	uint8_t op;		/* SIM_WRITE or SIM_TRIM */
+	uint32_t bs;
+	uint64_t span_off, span_len;
+	uint64_t rate;		/* bytes/s, > 0 */
+	uint64_t flush_every;	/* writes: bytes between flushes; 0 = none */
+	uint64_t seed;
+};
+
+struct sim_side_slice {
+	uint64_t bytes, ios;
+	const struct lat_hist *lat;
+};
+
 /* A uniform stream for the fluid engine. */
 struct sim_stream {
 	bool write;		/* else read */
@@ -78,8 +100,14 @@ struct sim_stream {
 	uint64_t span_off, span_len;	/* bytes */
 	uint64_t start_off;	/* sequential: first offset (inside the span) */
 	uint64_t seed;		/* random offsets */
-	uint32_t read_pct;	/* 1..99: a random mix, this share of the I/Os
-				   read (`write` is then ignored); 0: none */
+	uint32_t read_pct;	/* 1..99: a mix, this share of the I/Os read
+				   (`write` is then ignored); 0: none */
+	bool exact;		/* every I/O through the discrete engine in a
+				   closed loop at qd: nothing extrapolated */
+	/* Beside a read stream (read_pct 0, not write): up to SIM_MAX_SIDE
+	   rate-limited streams, run for the same time. */
+	const struct sim_side *side;
+	uint32_t nside;
 };
 
 struct sim_slice {
@@ -89,6 +117,7 @@ struct sim_slice {
 	uint64_t next_off;		/* sequential: where the stream stands */
 	uint64_t wbytes, wios;		/* a mixed stream's writes */
 	const struct lat_hist *wlat;
+	struct sim_side_slice side[SIM_MAX_SIDE];	/* the side streams' */
 };
 
 /* 0 go on, 1 stop the stream, -1 abort (the callback filled e). */

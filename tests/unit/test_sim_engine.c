@@ -187,6 +187,245 @@ TEST(bulk_agrees_with_per_io)
 	CHECK_REL(secs[0], secs[1], 0.03);
 }
 
+/*
+ * Throughput of one run of w on a drive filled once and rested: read and
+ * write bytes per second.  The fill goes I/O by I/O whatever the target
+ * (a rate limit far above the drive's takes it off the bulk path), so a
+ * target with the bulk path on and one with it off (fluid=0) hold the
+ * same data when w starts, and w's two runs differ only in its own path.
+ */
+struct rates_seen {
+	double read_bps, write_bps;
+	uint64_t read_ios, write_ios;
+	uint64_t read_p[3], write_p[3];	/* p50, p99, p99.9 */
+};
+
+static bool run_on_filled(const char *spec, const struct workload *w_in, struct rates_seen *out)
+{
+	struct engine *eng = open_sim(spec);
+	if (!eng)
+		return false;
+	struct workload w;
+	fill_workload(&w, engine_facts(eng)->size / 131072 * 131072);
+	w.rate = 1ull << 40;
+	struct seen s = { 0 };
+	struct engine_result res;
+	bool ok = run1(eng, &w, &s, &res) == 0;
+	if (ok)
+		engine_result_free(&res);
+	engine_idle(eng, 60 * S_NS);
+	w = *w_in;
+	s.n = 0;
+	ok = ok && run1(eng, &w, &s, &res) == 0;
+	if (ok) {
+		double secs = (double)res.wl[0].measured_ns * 1e-9;
+		out->read_bps = (double)res.wl[0].bytes[DIR_READ] / secs;
+		out->write_bps = (double)res.wl[0].bytes[DIR_WRITE] / secs;
+		out->read_ios = res.wl[0].ios[DIR_READ];
+		out->write_ios = res.wl[0].ios[DIR_WRITE];
+		static const double ps[] = { 50, 99, 99.9 };
+		hist_percentiles(res.wl[0].hist[DIR_READ], ps, 3, out->read_p);
+		hist_percentiles(res.wl[0].hist[DIR_WRITE], ps, 3, out->write_p);
+		engine_result_free(&res);
+	}
+	free(s.s);
+	engine_close(eng);
+	return ok;
+}
+
+/*
+ * A sequential mix (seq_sweeps' 95:5, at 128 KiB; a sweep point, so
+ * bulk_any_depth) runs every I/O in the model's loop at any depth: against
+ * I/O by I/O through the engine (fluid=0), within 3 % over 5 s.
+ */
+TEST(seq_mix_agrees_with_per_io)
+{
+	static const uint32_t pcts[] = { 95, 50 };
+	static const uint32_t qds[] = { 4, 32 };
+	const char *spec = "sim:sn8100-2tb,scale=0.005,seed=4";
+	for (size_t i = 0; i < sizeof pcts / sizeof pcts[0]; i++)
+		for (size_t q = 0; q < sizeof qds / sizeof qds[0]; q++) {
+			struct rates_seen r[2];
+			bool ok = true;
+			for (int bulk = 0; bulk < 2; bulk++) {
+				struct workload w;
+				workload_defaults(&w);
+				w.pattern = PATTERN_SEQ;
+				w.read_pct = pcts[i];
+				w.bs = 131072;
+				w.qd = qds[q];
+				w.stop_time_ns = 5 * S_NS;
+				w.seed = 13;
+				w.bulk_any_depth = bulk;
+				ok &= run_on_filled(bulk ? spec : "sim:sn8100-2tb,scale=0.005,seed=4,fluid=0",
+						    &w, &r[bulk]);
+			}
+			if (!ok)
+				return;
+			CHECK_REL(r[1].read_bps, r[0].read_bps, 0.03);
+			CHECK_REL(r[1].write_bps, r[0].write_bps, 0.03);
+		}
+}
+
+/*
+ * A tail measurement's stream (QD 1, no bulk_any_depth) runs in the
+ * simulator's own loop, every I/O simulated: against the engine I/O by
+ * I/O (fluid=0) on the same drive, the rates and the latency
+ * distribution agree (different offset draws: within 2 % for the rate
+ * and p50, 5 % at p99 and p99.9, 10 s at QD 1 being about 300k reads).
+ */
+TEST(exact_stream_agrees_with_per_io)
+{
+	static const uint32_t pcts[] = { 100, 70, 30 };
+	for (size_t i = 0; i < sizeof pcts / sizeof pcts[0]; i++) {
+		struct rates_seen r[2];
+		bool ok = true;
+		for (int k = 0; k < 2; k++) {
+			struct workload w;
+			workload_defaults(&w);
+			w.pattern = PATTERN_RAND;
+			w.read_pct = pcts[i];
+			w.qd = 1;
+			w.stop_time_ns = 10 * S_NS;
+			w.seed = 14;
+			ok &= run_on_filled(k ? "sim:sn8100-2tb,scale=0.005,seed=4"
+					      : "sim:sn8100-2tb,scale=0.005,seed=4,fluid=0", &w, &r[k]);
+		}
+		if (!ok)
+			return;
+		CHECK_REL(r[1].read_bps + r[1].write_bps, r[0].read_bps + r[0].write_bps, 0.02);
+		{
+			CHECK_REL((double)r[1].read_p[0], (double)r[0].read_p[0], 0.02);
+			CHECK_REL((double)r[1].read_p[1], (double)r[0].read_p[1], 0.05);
+			CHECK_REL((double)r[1].read_p[2], (double)r[0].read_p[2], 0.05);
+		}
+		if (pcts[i] < 100) {
+			CHECK_REL((double)r[1].write_p[0], (double)r[0].write_p[0], 0.02);
+			CHECK_REL(r[1].write_bps, r[0].write_bps, 0.02);
+		}
+	}
+}
+
+/* One boot trial (the boot step's three workloads) on a filled drive:
+   the readers' IOPS and p99, the writer's and trimmer's bytes. */
+struct trial_seen {
+	double read_iops;
+	uint64_t read_p99, read_max, written, trimmed;
+};
+
+static bool boot_trial(const char *spec, uint32_t readers, struct trial_seen *out)
+{
+	struct engine *eng = open_sim(spec);
+	if (!eng)
+		return false;
+	struct workload w[3];
+	fill_workload(&w[0], engine_facts(eng)->size / 131072 * 131072);
+	w[0].rate = 1ull << 40;	/* I/O by I/O: the same data either way */
+	struct seen s = { 0 };
+	struct engine_result res;
+	bool ok = run1(eng, &w[0], &s, &res) == 0;
+	if (ok)
+		engine_result_free(&res);
+	free(s.s);
+	for (int i = 0; i < 3; i++) {
+		workload_defaults(&w[i]);
+		w[i].pattern = PATTERN_RAND;
+		w[i].stop_time_ns = 4 * S_NS;
+		w[i].seed = 20 + (uint64_t)i;
+	}
+	w[0].read_pct = 100;
+	w[0].bs = 32768;
+	w[0].jobs = readers;
+	w[1].read_pct = 0;
+	w[1].bs = 131072;
+	w[1].rate = 15u << 20;
+	w[1].fsync_every = 32u << 20;
+	w[2].trim_pct = 100;
+	w[2].bs = 131072;
+	w[2].rate = 5u << 20;
+	struct sb_err e;
+	if (ok && engine_run(eng, w, 3, NULL, &res, &e)) {
+		CHECK_FAIL("trial: %s", e.msg);
+		ok = false;
+	} else if (ok) {
+		const struct lat_hist *h = res.wl[0].hist[DIR_READ];
+		out->read_iops = (double)res.wl[0].ios[DIR_READ] / ((double)res.wl[0].measured_ns * 1e-9);
+		out->read_p99 = hist_percentile(h, 99);
+		out->read_max = h->max;
+		out->written = res.wl[1].bytes[DIR_WRITE];
+		out->trimmed = res.wl[2].bytes[DIR_TRIM];
+		engine_result_free(&res);
+	}
+	engine_close(eng);
+	return ok;
+}
+
+/*
+ * The boot search's trial (readers beside a rate-limited writer with
+ * fsyncs and a trimmer) through the simulator's side streams, every I/O
+ * in the model's loop, against the engine I/O by I/O (fluid=0) on the
+ * same drive: the readers' IOPS and p99 (the search's criteria) and the
+ * writer's and trimmer's bytes (its rate checks).  Also on the Micron at
+ * 128 readers, where the p99 sits at the search's 10 ms limit.
+ */
+TEST(boot_trial_agrees_with_per_io)
+{
+	static const struct { const char *drive; uint32_t readers; } cases[] = {
+		{ "sn8100-2tb,scale=0.005", 4 }, { "sn8100-2tb,scale=0.005", 32 },
+		{ "micron1300-1tb,scale=0.01", 128 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct trial_seen t[2];
+		char off[96], on[96];
+		snprintf(off, sizeof off, "sim:%s,seed=4,fluid=0", cases[i].drive);
+		snprintf(on, sizeof on, "sim:%s,seed=4", cases[i].drive);
+		if (!boot_trial(off, cases[i].readers, &t[0]) ||
+		    !boot_trial(on, cases[i].readers, &t[1]))
+			return;
+		CHECK_REL(t[1].read_iops, t[0].read_iops, 0.03);
+		CHECK_REL((double)t[1].read_p99, (double)t[0].read_p99, 0.05);
+		/* the rate limits hold the bytes to one I/O either way */
+		CHECK_REL((double)t[1].written, (double)t[0].written, 0.01);
+		CHECK_REL((double)t[1].trimmed, (double)t[0].trimmed, 0.01);
+		CHECK(t[1].read_max >= t[1].read_p99);
+	}
+}
+
+/*
+ * Several random jobs of one workload are one stream of their summed
+ * depth.  The model says so I/O by I/O (fluid=0: 16 x QD32 against one job
+ * at QD 512, within 1 %), the bulk path takes them as that stream (the
+ * same totals to the byte), and in bulk its reads agree with I/O by I/O.
+ */
+TEST(bulk_jobs_are_one_stream)
+{
+	static const uint32_t pcts[] = { 100, 0 };
+	const char *on = "sim:sn8100-2tb,scale=0.005,seed=4";
+	const char *off = "sim:sn8100-2tb,scale=0.005,seed=4,fluid=0";
+	for (size_t i = 0; i < sizeof pcts / sizeof pcts[0]; i++) {
+		struct rates_seen r[4];	/* off 16x32, off 1x512, on 16x32, on 1x512 */
+		bool ok = true;
+		for (int k = 0; k < 4; k++) {
+			struct workload w;
+			workload_defaults(&w);
+			w.pattern = PATTERN_RAND;
+			w.read_pct = pcts[i];
+			w.qd = k % 2 ? 512 : 32;
+			w.jobs = k % 2 ? 1 : 16;
+			w.span_len = 1ull << 30;
+			w.stop_time_ns = 1 * S_NS;
+			w.seed = 12;
+			ok &= run_on_filled(k < 2 ? off : on, &w, &r[k]);
+		}
+		if (!ok)
+			return;
+		CHECK_REL(r[0].read_bps + r[0].write_bps, r[1].read_bps + r[1].write_bps, 0.01);
+		CHECK_EQ_U64(r[2].read_ios + r[2].write_ios, r[3].read_ios + r[3].write_ios);
+		if (pcts[i] == 100)
+			CHECK_REL(r[2].read_bps, r[0].read_bps, 0.03);
+	}
+}
+
 TEST(reruns_are_identical)
 {
 	uint64_t h[2] = { 0, 0 };
