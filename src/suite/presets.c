@@ -151,6 +151,8 @@ static const char full_scaled_settings[] =
 	"ai_sweep.ramp=300ms ai_sweep.time=3s "
 	"iu_sweeps.ramp=300ms iu_sweeps.time=3s "
 	"tail_latency.time=10s "
+	"load_sweep.ramp=50ms load_sweep.time=300ms "
+	"profiles.ramp=300ms profiles.time=3s "
 	"boot.fsync_every=26214KiB boot.rate_cycle=500ms boot.double_time=300ms "
 	"boot.bisect_time=600ms boot.confirm_time=1200ms";
 

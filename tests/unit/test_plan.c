@@ -61,7 +61,8 @@ TEST(presets_have_the_methodology_steps)
  * (a size, or the time of what a capacity bounds: rests, idles, the sample
  * interval, the steady-state rule's spacing and window) is full's x 0.1,
  * within the rounding to a whole MiB; the measurement times of steady
- * rates (sweep points, boot trials) full's x 0.01; tail latency 10 s;
+ * rates (sweep points, load levels, named workloads, boot trials) full's
+ * x 0.01; tail latency 10 s;
  * the reclaim idles full's x 0.1 and a longer one; everything else
  * (shares, QDs, block sizes, rates, counts, tolerances, the boot search's
  * latency limits) is full's.
@@ -83,11 +84,13 @@ TEST(full_scaled_is_full_at_a_tenth)
 			const struct param_desc *d = step_desc(f, k);
 			const struct param_value *a = &f->v[k], *b = &s->v[k];
 			bool tail = !strcmp(f->name, "tail_latency") && !strcmp(d->key, "time");
-			bool sweep = !strcmp(f->kind->name, "sweep") &&
+			bool sweep = (!strcmp(f->kind->name, "sweep") ||
+				      !strcmp(f->kind->name, "load_sweep") ||
+				      !strcmp(f->kind->name, "profiles")) &&
 				     (!strcmp(d->key, "ramp") || !strcmp(d->key, "time"));
 			bool trial = !strcmp(f->name, "boot") && strstr(d->key, "_time");
 			bool limit = (!strcmp(f->name, "boot") && d->key[0] == 'p') ||
-				     !strcmp(d->key, "max");
+				     !strcmp(d->key, "max") || !strcmp(d->key, "limit");
 			/* sizes of data a capacity bounds; block sizes and
 			   queue depths are not */
 			bool size = (d->type == PT_SIZE || (d->type == PT_AMOUNT && a->d < 0)) &&
