@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Tableau 10: distinct on screen and in print; the DUT takes the first. */
@@ -120,7 +121,43 @@ static bool point_drawable(const struct chart *c, double x, double y)
 	return true;
 }
 
-static void write_xy_data(FILE *f, const struct chart *c)
+/* One block of the data file: the series' drawable points, thinned to
+   CHART_SERIES_MAX_POINTS when there are more (with a comment saying so). */
+static int write_xy_block(FILE *f, const struct chart *c,
+			  const struct chart_series *s, struct sb_err *e)
+{
+	size_t n = 0, all;
+	size_t *idx = s->n ? malloc(s->n * sizeof(*idx)) : NULL;
+	if (s->n && !idx)
+		return sb_errno(e, ENOMEM, "chart %s: %zu points", c->name, s->n);
+	for (size_t k = 0; k < s->n; k++)
+		if (point_drawable(c, s->x[k], s->y[k]))
+			idx[n++] = k;
+	all = n;
+	if (chart_thin(s->x, s->y, idx, &n, c->x.log, CHART_SERIES_MAX_POINTS,
+		       e)) {
+		free(idx);
+		return -1;
+	}
+	if (n < all)
+		fprintf(f, "# thinned: %zu of %zu points, the lowest and highest"
+			   " y of each of %d equal steps along x, and the"
+			   " first and last\n", n, all,
+			(CHART_SERIES_MAX_POINTS - 2) / 2);
+	for (size_t j = 0; j < n; j++) {
+		size_t k = idx[j];
+		fprintf(f, "%.10g\t%.10g", s->x[k], s->y[k]);
+		if (s->labels && s->labels[k]) {
+			fputc('\t', f);
+			dat_label(f, s->labels[k]);
+		}
+		fputc('\n', f);
+	}
+	free(idx);
+	return 0;
+}
+
+static int write_xy_data(FILE *f, const struct chart *c, struct sb_err *e)
 {
 	for (size_t i = 0; i < c->nseries; i++) {
 		const struct chart_series *s = &c->series[i];
@@ -129,17 +166,10 @@ static void write_xy_data(FILE *f, const struct chart *c)
 		fprintf(f, "# index %zu: ", i);
 		dat_label(f, s->title);
 		fputc('\n', f);
-		for (size_t k = 0; k < s->n; k++) {
-			if (!point_drawable(c, s->x[k], s->y[k]))
-				continue;
-			fprintf(f, "%.10g\t%.10g", s->x[k], s->y[k]);
-			if (s->labels && s->labels[k]) {
-				fputc('\t', f);
-				dat_label(f, s->labels[k]);
-			}
-			fputc('\n', f);
-		}
+		if (write_xy_block(f, c, s, e))
+			return -1;
 	}
+	return 0;
 }
 
 /* Does a lines or scatter series carry texts beside its points? */
@@ -525,8 +555,10 @@ int chart_write(const struct chart *c, const char *dir, struct sb_err *e)
 	double ymax = 0;
 	if (c->kind == CHART_BARS)
 		ymax = write_bar_data(f, c);
-	else
-		write_xy_data(f, c);
+	else if (write_xy_data(f, c, e)) {
+		fclose(f);
+		return -1;
+	}
 	if (close_checked(f, dir, c->name, "dat", e))
 		return -1;
 
