@@ -121,8 +121,18 @@ static bool point_drawable(const struct chart *c, double x, double y)
 	return true;
 }
 
+/* Inside the fixed ends of both axes (a clipped scatter view). */
+static bool point_in_view(const struct chart *c, double x, double y)
+{
+	return !(c->x.has_min && x < c->x.min) && !(c->x.has_max && x > c->x.max) &&
+	       !(c->y.has_min && y < c->y.min) && !(c->y.has_max && y > c->y.max);
+}
+
 /* One block of the data file: the series' drawable points, thinned to
-   CHART_SERIES_MAX_POINTS when there are more (with a comment saying so). */
+   CHART_SERIES_MAX_POINTS when there are more (with a comment saying so).
+   A scatter chart draws no marker outside its fixed axis ends, so a
+   thinned one keeps only the points in view: the steps then divide what
+   is shown, and a bucket's highest point is the highest one in view. */
 static int write_xy_block(FILE *f, const struct chart *c,
 			  const struct chart_series *s, struct sb_err *e)
 {
@@ -134,6 +144,15 @@ static int write_xy_block(FILE *f, const struct chart *c,
 		if (point_drawable(c, s->x[k], s->y[k]))
 			idx[n++] = k;
 	all = n;
+	bool clipped = false;
+	if (n > CHART_SERIES_MAX_POINTS && c->kind == CHART_SCATTER) {
+		size_t m = 0;
+		for (size_t j = 0; j < n; j++)
+			if (point_in_view(c, s->x[idx[j]], s->y[idx[j]]))
+				idx[m++] = idx[j];
+		clipped = m < n;
+		n = m;
+	}
 	if (chart_thin(s->x, s->y, idx, &n, c->x.log, CHART_SERIES_MAX_POINTS,
 		       e)) {
 		free(idx);
@@ -142,8 +161,9 @@ static int write_xy_block(FILE *f, const struct chart *c,
 	if (n < all)
 		fprintf(f, "# thinned: %zu of %zu points, the lowest and highest"
 			   " y of each of %d equal steps along x, and the"
-			   " first and last\n", n, all,
-			(CHART_SERIES_MAX_POINTS - 2) / 2);
+			   " first and last%s\n", n, all,
+			(CHART_SERIES_MAX_POINTS - 2) / 2,
+			clipped ? ", of those inside the axis ranges" : "");
 	for (size_t j = 0; j < n; j++) {
 		size_t k = idx[j];
 		fprintf(f, "%.10g\t%.10g", s->x[k], s->y[k]);
