@@ -5,7 +5,8 @@
  * setting per line and draws the SVG first, then the PNG with `replot`.
  *
  * Points gnuplot cannot draw (not finite, or <= 0 on a log axis) are left
- * out of the data file rather than left for gnuplot to warn about.
+ * out of the data file rather than left for gnuplot to warn about.  A
+ * series longer than a chart can show is thinned on the way (chart_thin.c).
  */
 #include "report/chart.h"
 
