@@ -143,6 +143,17 @@ size_t chart_points(const struct chart *c)
 	return n;
 }
 
+size_t chart_points_written_max(const struct chart *c)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->nseries; i++) {
+		size_t k = c->series[i].n;
+		n += c->kind != CHART_BARS && k > CHART_SERIES_MAX_POINTS
+			? CHART_SERIES_MAX_POINTS : k;
+	}
+	return n;
+}
+
 void series_sort_desc(struct chart_series *s)
 {
 	/* Insertion sort: rankings have a handful of devices, and a stable

@@ -120,6 +120,30 @@ void chart_ticks(const struct chart_axis *a, double lo, double hi,
 /* Points in all series; a chart with none is not worth drawing. */
 size_t chart_points(const struct chart *c);
 
+/*
+ * The most points of one lines, scatter or nines series that a data file
+ * holds: about two per pixel of the 960-pixel SVG (and 1.5 of the
+ * 1280-pixel PNG), more than a line or a cloud of markers can show apart.
+ * A longer series is thinned (chart_thin) as it is written; a shorter one
+ * is written point for point.
+ */
+#define CHART_SERIES_MAX_POINTS 4000
+
+/*
+ * Thin the points idx[0 .. *n) of x/y (all finite, x > 0 on a log axis) to
+ * at most `max` (>= 4): the x range (log10 x with `logx`) is cut into
+ * (max - 2) / 2 equal buckets and each keeps its lowest-y and highest-y
+ * point (the first of equal ones); the first and last points stay too.
+ * Kept indices stay in their order, compacted at the front of idx; *n is
+ * their count.  Nothing changes when *n <= max.
+ */
+int chart_thin(const double *x, const double *y, size_t *idx, size_t *n,
+	       bool logx, size_t max, struct sb_err *e);
+
+/* The most points the data file of chart c holds: each lines, scatter or
+   nines series counted up to CHART_SERIES_MAX_POINTS. */
+size_t chart_points_written_max(const struct chart *c);
+
 /* Sort a bar series' points by value, largest first (rankings). */
 void series_sort_desc(struct chart_series *s);
 

@@ -5,7 +5,8 @@
  * setting per line and draws the SVG first, then the PNG with `replot`.
  *
  * Points gnuplot cannot draw (not finite, or <= 0 on a log axis) are left
- * out of the data file rather than left for gnuplot to warn about.
+ * out of the data file rather than left for gnuplot to warn about.  A
+ * series longer than a chart can show is thinned on the way (chart_thin.c).
  */
 #include "report/chart.h"
 
@@ -14,6 +15,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Tableau 10: distinct on screen and in print; the DUT takes the first. */
@@ -120,7 +122,63 @@ static bool point_drawable(const struct chart *c, double x, double y)
 	return true;
 }
 
-static void write_xy_data(FILE *f, const struct chart *c)
+/* Inside the fixed ends of both axes (a clipped scatter view). */
+static bool point_in_view(const struct chart *c, double x, double y)
+{
+	return !(c->x.has_min && x < c->x.min) && !(c->x.has_max && x > c->x.max) &&
+	       !(c->y.has_min && y < c->y.min) && !(c->y.has_max && y > c->y.max);
+}
+
+/* One block of the data file: the series' drawable points, thinned to
+   CHART_SERIES_MAX_POINTS when there are more (with a comment saying so).
+   A scatter chart draws no marker outside its fixed axis ends, so a
+   thinned one keeps only the points in view: the steps then divide what
+   is shown, and a bucket's highest point is the highest one in view. */
+static int write_xy_block(FILE *f, const struct chart *c,
+			  const struct chart_series *s, struct sb_err *e)
+{
+	size_t n = 0, all;
+	size_t *idx = s->n ? malloc(s->n * sizeof(*idx)) : NULL;
+	if (s->n && !idx)
+		return sb_errno(e, ENOMEM, "chart %s: %zu points", c->name, s->n);
+	for (size_t k = 0; k < s->n; k++)
+		if (point_drawable(c, s->x[k], s->y[k]))
+			idx[n++] = k;
+	all = n;
+	bool clipped = false;
+	if (n > CHART_SERIES_MAX_POINTS && c->kind == CHART_SCATTER) {
+		size_t m = 0;
+		for (size_t j = 0; j < n; j++)
+			if (point_in_view(c, s->x[idx[j]], s->y[idx[j]]))
+				idx[m++] = idx[j];
+		clipped = m < n;
+		n = m;
+	}
+	if (chart_thin(s->x, s->y, idx, &n, c->x.log, CHART_SERIES_MAX_POINTS,
+		       e)) {
+		free(idx);
+		return -1;
+	}
+	if (n < all)
+		fprintf(f, "# thinned: %zu of %zu points, the lowest and highest"
+			   " y of each of %d equal steps along x, and the"
+			   " first and last%s\n", n, all,
+			(CHART_SERIES_MAX_POINTS - 2) / 2,
+			clipped ? ", of those inside the axis ranges" : "");
+	for (size_t j = 0; j < n; j++) {
+		size_t k = idx[j];
+		fprintf(f, "%.10g\t%.10g", s->x[k], s->y[k]);
+		if (s->labels && s->labels[k]) {
+			fputc('\t', f);
+			dat_label(f, s->labels[k]);
+		}
+		fputc('\n', f);
+	}
+	free(idx);
+	return 0;
+}
+
+static int write_xy_data(FILE *f, const struct chart *c, struct sb_err *e)
 {
 	for (size_t i = 0; i < c->nseries; i++) {
 		const struct chart_series *s = &c->series[i];
@@ -129,17 +187,10 @@ static void write_xy_data(FILE *f, const struct chart *c)
 		fprintf(f, "# index %zu: ", i);
 		dat_label(f, s->title);
 		fputc('\n', f);
-		for (size_t k = 0; k < s->n; k++) {
-			if (!point_drawable(c, s->x[k], s->y[k]))
-				continue;
-			fprintf(f, "%.10g\t%.10g", s->x[k], s->y[k]);
-			if (s->labels && s->labels[k]) {
-				fputc('\t', f);
-				dat_label(f, s->labels[k]);
-			}
-			fputc('\n', f);
-		}
+		if (write_xy_block(f, c, s, e))
+			return -1;
 	}
+	return 0;
 }
 
 /* Does a lines or scatter series carry texts beside its points? */
@@ -525,8 +576,10 @@ int chart_write(const struct chart *c, const char *dir, struct sb_err *e)
 	double ymax = 0;
 	if (c->kind == CHART_BARS)
 		ymax = write_bar_data(f, c);
-	else
-		write_xy_data(f, c);
+	else if (write_xy_data(f, c, e)) {
+		fclose(f);
+		return -1;
+	}
 	if (close_checked(f, dir, c->name, "dat", e))
 		return -1;
 

@@ -162,10 +162,10 @@ int page_chart(struct page *p, const struct chart *c, struct sb_err *e)
 		if (!strcmp(p->charts[i], c->name))
 			return sb_errf(e, "two charts named %s", c->name);
 	snprintf(p->charts[p->ncharts++], 96, "%s", c->name);
-	/* A chart of every 100 ms sample of a long run is an SVG of tens of
-	   megabytes that a browser takes seconds to draw; the page shows
-	   its PNG and links the SVG. */
-	bool heavy = chart_points(c) > PAGE_SVG_MAX_POINTS;
+	/* A chart of many markers (several devices' thinned series) is
+	   an SVG a browser takes long to draw; the page shows its PNG and
+	   links the SVG. */
+	bool heavy = chart_points_written_max(c) > PAGE_SVG_MAX_POINTS;
 	fprintf(p->body, "<figure id=\"fig-%s\"><img src=\"%s.%s\" alt=\"",
 		c->name, c->name, heavy ? "png" : "svg");
 	page_esc(p->body, c->title);

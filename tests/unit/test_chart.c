@@ -1,11 +1,12 @@
 /*
  * The chart machinery: data files hold exactly the points given (and drop
- * those gnuplot cannot draw), scripts carry the labels, log axes and ranges
- * asked for, and gnuplot turns them into non-empty SVG and PNG files whose
+ * those gnuplot cannot draw; a series over 4000 points is thinned),
+ * scripts carry the labels, log axes and ranges asked for, and gnuplot turns them into non-empty SVG and PNG files whose
  * text shows the axis labels.
  */
 #include "check.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -443,6 +444,190 @@ TEST(render_all_stops_at_the_first_failure)
 	CHECK(chart_render_all(tmp(), names, 3, 1, &e) == -1);
 	CHECK(strstr(e.msg, "chart all-broken"));
 	CHECK(strstr(e.msg, "missing.dat"));
+}
+
+/*
+ * A long series is thinned to the budget docs/report.md states (4000
+ * points per series), keeping what a reader looks for.  The reference is
+ * the series as built: its known spikes, its one stall, its first and last
+ * points and its extremes, found by scanning it here.  x = k / 100 prints
+ * in %.10g and parses back to the same double (both are the correctly
+ * rounded k / 100).
+ */
+enum { THIN_BUDGET = 4000, THIN_N = 1000000 };
+
+static const size_t spike_at[] = { 1, 123457, 500001, 654321, 876543, 999998 };
+static const double spike_y[] = { 9e4, 5e4, 7.25e4, 3e4, 6e4, 8e4 };
+#define NSPIKES (sizeof(spike_at) / sizeof(spike_at[0]))
+static const size_t stall_at = 333333;
+
+static double thin_y(size_t k)
+{
+	for (size_t i = 0; i < NSPIKES; i++)
+		if (k == spike_at[i])
+			return spike_y[i];
+	if (k == stall_at)
+		return 0.5;
+	return 1000.0 + (double)((k * 7919) % 997) / 8;	/* noise, 1000-1125 */
+}
+
+static void thin_chart(struct chart *c, const char *name, enum chart_kind kind)
+{
+	struct sb_err e;
+	chart_init(c, name, "RND preconditioning: latency vs time", kind);
+	chart_axis_set(&c->x, "Time (s)", false);
+	chart_axis_set(&c->y, "Latency (us)", kind == CHART_SCATTER);
+	struct chart_series *s = chart_add_series(c, "DUT", &e);
+	CHECK(s != NULL);
+	for (size_t k = 0; s && k < THIN_N; k++)
+		CHECK(series_add(s, (double)k / 100, thin_y(k), NULL, &e) == 0);
+}
+
+static int has_point(const double *x, const double *y, int n, double px,
+		     double py)
+{
+	for (int i = 0; i < n; i++)
+		if (x[i] == px && y[i] == py)
+			return 1;
+	return 0;
+}
+
+TEST(long_series_thinned_keeping_spikes_and_extremes)
+{
+	static const enum chart_kind kinds[] = { CHART_LINES, CHART_SCATTER };
+	static const char *const names[] = { "thin-lines", "thin-scatter" };
+	struct sb_err e;
+	double *x = malloc(THIN_N * sizeof(*x)), *y = malloc(THIN_N * sizeof(*y));
+	CHECK(x && y);
+	for (size_t i = 0; x && y && i < 2; i++) {
+		struct chart c;
+		thin_chart(&c, names[i], kinds[i]);
+		CHECK(chart_write(&c, tmp(), &e) == 0);
+		char *dat = slurp(names[i], "dat");
+		CHECK(dat != NULL);
+		int n = dat ? read_xy(dat, 0, x, y, THIN_N) : 0;
+		CHECK(n > 2 * (THIN_BUDGET / 2 - 1) * 9 / 10);	/* not over-thinned */
+		CHECK(n <= THIN_BUDGET);
+		for (size_t k = 0; k < NSPIKES; k++)
+			CHECK(has_point(x, y, n, (double)spike_at[k] / 100,
+					spike_y[k]));
+		CHECK(has_point(x, y, n, (double)stall_at / 100, 0.5));
+		/* first, last, and the extremes scanned from the series */
+		const struct chart_series *s = &c.series[0];
+		size_t lo = 0, hi = 0;
+		for (size_t k = 1; k < s->n; k++) {
+			lo = s->y[k] < s->y[lo] ? k : lo;
+			hi = s->y[k] > s->y[hi] ? k : hi;
+		}
+		CHECK(has_point(x, y, n, s->x[0], s->y[0]));
+		CHECK(has_point(x, y, n, s->x[s->n - 1], s->y[s->n - 1]));
+		CHECK(has_point(x, y, n, s->x[lo], s->y[lo]));
+		CHECK(has_point(x, y, n, s->x[hi], s->y[hi]));
+		for (int k = 1; k < n; k++)	/* in the order given */
+			CHECK(x[k] > x[k - 1]);
+		/* the axes still span the whole series */
+		char *gp = slurp(names[i], "gp");
+		CHECK(gp && strstr(gp, "set xrange [0:10000]"));
+		free(gp);
+		free(dat);
+		chart_free(&c);
+	}
+	free(x);
+	free(y);
+}
+
+/* gnuplot's SVG of the 1 M-point scatter (one marker per point: 100 MB
+   as it was) stays small enough for a browser. */
+TEST(long_series_svg_stays_small)
+{
+	struct sb_err e;
+	struct chart c;
+	thin_chart(&c, "thin-svg", CHART_SCATTER);
+	CHECK(chart_write(&c, tmp(), &e) == 0);
+	CHECK(chart_render(tmp(), "thin-svg", &e) == 0);
+	long svg = file_size("thin-svg", "svg");
+	CHECK(svg > 0 && svg < 2L * 1000 * 1000);
+	chart_free(&c);
+}
+
+/* A clipped scatter view (the reviewer's time clipped at 2500 s of a
+   10 000 s run, latency at 20 000) thins what it shows: the steps divide
+   the window, so it keeps about the budget inside it, and a step's
+   highest point is the highest under the clip, not a spike above it. */
+TEST(clipped_scatter_thinned_inside_its_view)
+{
+	struct sb_err e;
+	struct chart c;
+	thin_chart(&c, "thin-clip", CHART_SCATTER);
+	chart_axis_range(&c.x, 0, 2500);
+	chart_axis_range(&c.y, 0.1, 20000);
+	CHECK(chart_write(&c, tmp(), &e) == 0);
+	char *dat = slurp("thin-clip", "dat");
+	double *x = malloc(THIN_N * sizeof(*x)), *y = malloc(THIN_N * sizeof(*y));
+	if (!dat || !x || !y)
+		abort();
+	int n = read_xy(dat, 0, x, y, THIN_N), above = 0;
+	CHECK(n > 2 * (THIN_BUDGET / 2 - 1) * 9 / 10 && n <= THIN_BUDGET);
+	for (int k = 0; k < n; k++)
+		above += x[k] > 2500 || y[k] > 20000;
+	CHECK(above == 0);
+	/* the lowest point in view, scanned from the series */
+	const struct chart_series *s = &c.series[0];
+	size_t lo = SIZE_MAX;
+	for (size_t k = 0; k < s->n && s->x[k] <= 2500; k++)
+		if (s->y[k] <= 20000 && (lo == SIZE_MAX || s->y[k] < s->y[lo]))
+			lo = k;
+	CHECK(lo != SIZE_MAX && has_point(x, y, n, s->x[lo], s->y[lo]));
+	/* the step holding the 9e4 spike at x = 0.01 keeps its highest
+	   point under the clip */
+	double top = 0;
+	for (size_t k = 0; k < 250; k++)
+		if (thin_y(k) <= 20000 && thin_y(k) > top)
+			top = thin_y(k);
+	int found = 0;
+	for (int k = 0; k < n; k++)
+		found += x[k] <= 2.5 && y[k] == top;
+	CHECK(found >= 1);
+	free(x);
+	free(y);
+	free(dat);
+	chart_free(&c);
+}
+
+/* A series of exactly the budget is written point for point, as the data
+   file always was: the expected text is built here from the format. */
+TEST(series_within_budget_written_unchanged)
+{
+	struct sb_err e;
+	struct chart c;
+	chart_init(&c, "budget", "t", CHART_LINES);
+	chart_axis_set(&c.x, "x", false);
+	chart_axis_set(&c.y, "y", false);
+	struct chart_series *s = chart_add_series(&c, "DUT", &e);
+	size_t cap = 64 + (size_t)THIN_BUDGET * 32, used = 0;
+	char *want = malloc(cap);
+	if (!want)
+		abort();
+	used += (size_t)snprintf(want, cap, "# t\n# x: x\n# y: y\n"
+					    "# index 0: \"DUT\"\n");
+	for (int k = 0; k < THIN_BUDGET; k++) {
+		double px = k * 0.37, py = k % 50 == 7 ? 9e5 : 100 + k % 13;
+		CHECK(series_add(s, px, py, NULL, &e) == 0);
+		used += (size_t)snprintf(want + used, cap - used,
+					 "%.10g\t%.10g\n", px, py);
+	}
+	CHECK(chart_write(&c, tmp(), &e) == 0);
+	char *dat = slurp("budget", "dat");
+	CHECK(dat && !strcmp(dat, want));
+	free(dat);
+	/* one point more and it is thinned, saying so */
+	CHECK(series_add(s, THIN_BUDGET * 0.37, 1, NULL, &e) == 0);
+	CHECK(chart_write(&c, tmp(), &e) == 0);
+	dat = slurp("budget", "dat");
+	CHECK(dat && strstr(dat, "# thinned: "));
+	free(dat);
+	free(want);
+	chart_free(&c);
 }
 
 /* Runs last (constructors register in order): remove the temp dir. */
