@@ -59,6 +59,10 @@ const char *step_title(const char *step);
 const char *fmt_rate(const struct rctx *x, double bytes_per_s, char *buf,
 		     size_t len);
 const char *fmt_iops(double iops, char *buf, size_t len);
+/* How long the samples the charts draw are: "100 ms" when every device
+   sampled so, "10 ms" for a miniature's, "10 ms (DUT), 100 ms" when the
+   devices differ (the DUT's first). */
+const char *sample_words(const struct rctx *x, char *buf, size_t len);
 const char *fmt_lat(double us, char *buf, size_t len);
 const char *fmt_size(const struct rctx *x, double bytes, char *buf,
 		     size_t len);

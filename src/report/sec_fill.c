@@ -168,9 +168,9 @@ static int averages(struct rctx *x, const char *step, size_t k,
 	bufprintf(cap, sizeof(cap), "Fill pass %zu: true average and tool "
 		  "averages (%s)", k + 1, x->bw_unit);
 	page_table_begin(o, &x->pg, cap, "Device", "True average (bytes / "
-			 "time)", "Mean of 100 ms samples", "Average over the "
+			 "time)", "Mean of the samples", "Average over the "
 			 "amount written (dirty-test tool)", "Tool over true (%)",
-			 "Time below half the average (%)", "Minimum 100 ms sample",
+			 "Time below half the average (%)", "Minimum sample",
 			 (const char *)NULL);
 	for (size_t r = 0; r < x->nruns; r++) {
 		page_tr(o);
@@ -197,7 +197,7 @@ static int averages(struct rctx *x, const char *step, size_t k,
 	bufprintf(ylab, sizeof(ylab), "Average (%s)", x->bw_unit);
 	chart_axis_set(&c.y, ylab, false);
 	static const char *const kinds[] = {
-		"True average (bytes / time)", "Mean of the 100 ms samples",
+		"True average (bytes / time)", "Mean of the samples",
 		"Average over the amount written (dirty-test tool)",
 	};
 	int rc = 0;
@@ -241,8 +241,9 @@ static int pass_views(struct rctx *x, const char *step, size_t k,
 	char what[64], title[160], ylab[64];
 	bufprintf(ylab, sizeof(ylab), "Bandwidth (%s)", x->bw_unit);
 	bufprintf(what, sizeof(what), "pass%zu-min", k + 1);
-	bufprintf(title, sizeof(title), "Fill pass %zu: minimum 100 ms sample",
-		  k + 1);
+	char sw[48];
+	bufprintf(title, sizeof(title), "Fill pass %zu: minimum %s sample",
+		  k + 1, sample_words(x, sw, sizeof sw));
 	if (rank_bars(x, step, what, title, ylab, minimum, 0, NULL))
 		return -1;
 	return averages(x, step, k, fr, ok);

@@ -1,5 +1,5 @@
 /*
- * Preconditioning (METHODOLOGY 3.4 and 4.1): every 100 ms sample as a
+ * Preconditioning (METHODOLOGY 3.4 and 4.1): every sample (100 ms) as a
  * scatter, IOPS (RND) or bandwidth (SEQ) against time and against drive
  * writes, and latency against time.  Marker opacity and the clipping of
  * time and latency axes are report options.  RND preconditioning comes in
@@ -129,7 +129,8 @@ static int rnd_views(struct rctx *x, const char *step,
 	double clip_l = x->o->clip_latency_ms > 0 ? x->o->clip_latency_ms
 						  : REVIEW_CLIP_LATENCY_MS;
 	double faint = x->o->opacity / 4;
-	char what[96], title[192], ct[32], cl[32];
+	char what[96], title[192], ct[32], cl[32], sw[48];
+	sample_words(x, sw, sizeof sw);
 	page_num(clip_t, -1, ct, sizeof(ct));
 	page_num(clip_l, -1, cl, sizeof(cl));
 	struct tl_spec t = { .step = step, .what = what, .title = title,
@@ -143,13 +144,13 @@ static int rnd_views(struct rctx *x, const char *step,
 		t.clip_time_s = -1;
 	} else {
 		bufprintf(what, sizeof(what), "%s-time-clip", w->name);
-		bufprintf(title, sizeof(title), "%s: IOPS per 100 ms sample, "
-			  "first %s s", who, ct);
+		bufprintf(title, sizeof(title), "%s: IOPS per %s sample, "
+			  "first %s s", who, sw, ct);
 		if (timeline_chart(x, &t, per, x->e))
 			return -1;
 		bufprintf(what, sizeof(what), "%s-lat-time-clip", w->name);
-		bufprintf(title, sizeof(title), "%s: mean latency per 100 ms "
-			  "sample, first %s s", who, ct);
+		bufprintf(title, sizeof(title), "%s: mean latency per %s "
+			  "sample, first %s s", who, sw, ct);
 		t.col = TL_LAT_MEAN;
 		if (timeline_chart(x, &t, per, x->e))
 			return -1;
@@ -158,15 +159,15 @@ static int rnd_views(struct rctx *x, const char *step,
 	if (t.clip_time_s > 0)
 		bufprintf(first, sizeof(first), ", first %s s", ct);
 	bufprintf(what, sizeof(what), "%s-lat-time-clip-lat", w->name);
-	bufprintf(title, sizeof(title), "%s: mean latency per 100 ms sample%s, "
-		  "latency axis cut at %s ms", who, first, cl);
+	bufprintf(title, sizeof(title), "%s: mean latency per %s sample%s, "
+		  "latency axis cut at %s ms", who, sw, first, cl);
 	t.col = TL_LAT_MEAN;
 	t.clip_latency_ms = clip_l;
 	if (timeline_chart(x, &t, per, x->e))
 		return -1;
 	bufprintf(what, sizeof(what), "%s-time-faint", w->name);
-	bufprintf(title, sizeof(title), "%s: IOPS per 100 ms sample%s, fainter "
-		  "markers (a quarter of the opacity)", who, first);
+	bufprintf(title, sizeof(title), "%s: IOPS per %s sample%s, fainter "
+		  "markers (a quarter of the opacity)", who, sw, first);
 	t.col = TL_IOPS;
 	t.clip_latency_ms = 0;
 	t.opacity = faint;
@@ -226,7 +227,8 @@ int sec_precond(struct rctx *x, const char *step)
 		const struct rpt_workload *per[RPT_MAX_RUNS];
 		match_runs(x, wl[i], per);
 		bool rnd = strcmp(wl[i]->spec.pattern, "seq") != 0;
-		char what[96], title[192], who[160];
+		char what[96], title[192], who[160], sw[48];
+		sample_words(x, sw, sizeof sw);
 		/* "RND preconditioning", or with the workload when several. */
 		if (n == 1)
 			bufprintf(who, sizeof(who), "%s", step_title(step));
@@ -241,26 +243,26 @@ int sec_precond(struct rctx *x, const char *step)
 				     .clip_time_s = rnd ? -1 : 0,
 				     .clip_latency_ms = rnd ? -1 : 0 };
 		bufprintf(what, sizeof(what), "%s-time", wl[i]->name);
-		bufprintf(title, sizeof(title), "%s: %s per 100 ms sample vs time",
-			 who, rnd ? "IOPS" : "bandwidth");
+		bufprintf(title, sizeof(title), "%s: %s per %s sample vs time",
+			 who, rnd ? "IOPS" : "bandwidth", sw);
 		if (timeline_chart(x, &t, per, x->e))
 			return -1;
 		bufprintf(what, sizeof(what), "%s-dw", wl[i]->name);
-		bufprintf(title, sizeof(title), "%s: %s per 100 ms sample vs "
-			 "drive writes", who, rnd ? "IOPS" : "bandwidth");
+		bufprintf(title, sizeof(title), "%s: %s per %s sample vs "
+			 "drive writes", who, rnd ? "IOPS" : "bandwidth", sw);
 		t.axis = TL_DRIVE_WRITES;
 		if (timeline_chart(x, &t, per, x->e))
 			return -1;
 		bufprintf(what, sizeof(what), "%s-lat-time", wl[i]->name);
-		bufprintf(title, sizeof(title), "%s: mean latency per 100 ms "
-			 "sample vs time", who);
+		bufprintf(title, sizeof(title), "%s: mean latency per %s "
+			 "sample vs time", who, sw);
 		t.axis = TL_TIME;
 		t.col = TL_LAT_MEAN;
 		if (timeline_chart(x, &t, per, x->e))
 			return -1;
 		bufprintf(what, sizeof(what), "%s-lat-dw", wl[i]->name);
-		bufprintf(title, sizeof(title), "%s: mean latency per 100 ms "
-			 "sample vs drive writes", who);
+		bufprintf(title, sizeof(title), "%s: mean latency per %s "
+			 "sample vs drive writes", who, sw);
 		t.axis = TL_DRIVE_WRITES;
 		if (timeline_chart(x, &t, per, x->e))
 			return -1;

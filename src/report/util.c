@@ -121,6 +121,50 @@ const char *fmt_iops(double iops, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * A run's sample length: the length of the middle sample of its longest
+ * workload (the first and last of a workload may be cut short); 0 when
+ * no workload has three samples.
+ */
+static uint64_t run_sample_ns(const struct rpt_run *r)
+{
+	const struct rpt_workload *best = NULL;
+	for (size_t i = 0; i < r->nwl; i++)
+		if (r->wl[i].npts >= 3 && (!best || r->wl[i].npts > best->npts))
+			best = &r->wl[i];
+	return best ? best->pts[best->npts / 2].dur_ns : 0;
+}
+
+static void ns_words(uint64_t ns, char *buf, size_t len)
+{
+	if (ns >= 1000000000ull && ns % 1000000000ull == 0)
+		bufprintf(buf, len, "%llu s", (unsigned long long)(ns / 1000000000ull));
+	else if (ns >= 1000000ull)
+		bufprintf(buf, len, "%g ms", (double)ns / 1e6);
+	else
+		bufprintf(buf, len, "%g µs", (double)ns / 1e3);
+}
+
+const char *sample_words(const struct rctx *x, char *buf, size_t len)
+{
+	uint64_t dut = x->nruns ? run_sample_ns(&x->runs[0]) : 0;
+	uint64_t other = 0;
+	for (size_t r = 1; r < x->nruns; r++) {
+		uint64_t v = run_sample_ns(&x->runs[r]);
+		if (v && v != dut)
+			other = v;
+	}
+	char a[32], b[32];
+	ns_words(dut ? dut : 100000000ull, a, sizeof a);
+	if (!other || !dut) {
+		bufprintf(buf, len, "%s", a);
+	} else {
+		ns_words(other, b, sizeof b);
+		bufprintf(buf, len, "%s (DUT), %s", a, b);
+	}
+	return buf;
+}
+
 /* Numbers through page_num: %g would write 999.7 as "1e+03". */
 const char *fmt_lat(double us, char *buf, size_t len)
 {

@@ -100,6 +100,12 @@ else:
 # what was scaled, said on the page
 if "How these runs were made" not in text or "10 % of the real drive" not in text:
     bad.append("no note on what was scaled")
+# the charts name the samples they draw: the DUT's are 10 ms long here,
+# the comparison drives' 100 ms
+if "IOPS per 10 ms (DUT), 100 ms sample" not in text:
+    bad.append("preconditioning charts do not say the samples are 10 ms (DUT), 100 ms")
+if "per 100 ms sample" in text:
+    bad.append("a chart says 100 ms samples of a miniature sampled every 10 ms")
 for b in bad:
     print(b)
 sys.exit(1 if bad else 0)
