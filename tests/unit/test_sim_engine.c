@@ -392,14 +392,16 @@ TEST(boot_trial_agrees_with_per_io)
 }
 
 /*
- * Several random jobs of one workload are one stream of their summed
+ * Several random readers of one workload are one stream of their summed
  * depth.  The model says so I/O by I/O (fluid=0: 16 x QD32 against one job
  * at QD 512, within 1 %), the bulk path takes them as that stream (the
  * same totals to the byte), and in bulk its reads agree with I/O by I/O.
+ * (Several writers stay I/O by I/O: the bulk write path at their summed
+ * depth drove a P1's free space negative in a later fill.)
  */
 TEST(bulk_jobs_are_one_stream)
 {
-	static const uint32_t pcts[] = { 100, 0 };
+	static const uint32_t pcts[] = { 100 };
 	const char *on = "sim:sn8100-2tb,scale=0.005,seed=4";
 	const char *off = "sim:sn8100-2tb,scale=0.005,seed=4,fluid=0";
 	for (size_t i = 0; i < sizeof pcts / sizeof pcts[0]; i++) {
