@@ -27,6 +27,7 @@
 #include "device/target_json.h"
 #include "engine/engine.h"
 #include "store/store.h"
+#include "suite/totals.h"
 
 /* Whether a file target must be written before it is read: it is new,
    grows, or has holes. */
@@ -127,7 +128,7 @@ static int store_end(struct run_sink *sink, const struct engine_result *res,
 	for (uint32_t i = 0; !rc && i < res->nworkloads; i++) {
 		const struct workload_result *r = &res->wl[i];
 		struct store_totals t;
-		run_sink_totals(r, &t);
+		store_totals_of(r, &t);
 		rc = store_workload_totals(sink->st, sink->wl_id[i], &t, r->hist, true, e);
 		if (!rc)
 			rc = store_workload_finish(sink->st, sink->wl_id[i], status, res->mode, e);

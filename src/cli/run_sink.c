@@ -4,6 +4,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "suite/totals.h"
+
 static int on_start(void *ctx, const struct target_facts *f, const char *mode,
 		    struct sb_err *e)
 {
@@ -44,18 +46,6 @@ static int on_interval(void *ctx, const struct interval_sample *smp, struct sb_e
 	return 0;
 }
 
-void run_sink_totals(const struct workload_result *r, struct store_totals *t)
-{
-	memset(t, 0, sizeof *t);
-	memcpy(t->bytes, r->bytes, sizeof t->bytes);
-	memcpy(t->response, r->response, sizeof t->response);
-	memcpy(t->lateness, r->lateness, sizeof t->lateness);
-	memcpy(t->ios, r->ios, sizeof t->ios);
-	t->measured_ns = r->measured_ns;
-	t->driver_stalls = r->driver_stalls;
-	t->driver_stall_ns = r->driver_stall_ns;
-}
-
 static int on_checkpoint(void *ctx, uint32_t wl, const struct workload_result *r,
 			 struct sb_err *e)
 {
@@ -63,7 +53,7 @@ static int on_checkpoint(void *ctx, uint32_t wl, const struct workload_result *r
 	if (!s->st)
 		return 0;
 	struct store_totals t;
-	run_sink_totals(r, &t);
+	store_totals_of(r, &t);
 	if (store_workload_totals(s->st, s->wl_id[wl], &t, r->hist, false, e))
 		return -1;
 	return store_tick(s->st, false, e);

@@ -43,8 +43,6 @@ void run_sink_progress_line(const struct run_sink *s, double fraction,
 			    double eta_s, char *buf, size_t len);
 
 void run_sink_hooks(struct run_sink *s, struct engine_hooks *h);
-/* The store's view of a workload's totals. */
-void run_sink_totals(const struct workload_result *r, struct store_totals *t);
 /* Erase the progress line if one was shown. */
 void run_sink_clear(struct run_sink *s);
 

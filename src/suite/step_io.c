@@ -14,6 +14,7 @@
 
 #include "common/json.h"
 #include "common/rng.h"
+#include "suite/totals.h"
 
 #define STEP_MAX_WORKLOADS 8
 
@@ -58,20 +59,6 @@ double step_wall_s(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void totals_of(const struct workload_result *r, struct store_totals *t)
-{
-	memset(t, 0, sizeof *t);
-	for (int d = 0; d < DIR_COUNT; d++) {
-		t->bytes[d] = r->bytes[d];
-		t->ios[d] = r->ios[d];
-		t->response[d] = r->response[d];
-		t->lateness[d] = r->lateness[d];
-	}
-	t->measured_ns = r->measured_ns;
-	t->driver_stalls = r->driver_stalls;
-	t->driver_stall_ns = r->driver_stall_ns;
 }
 
 static int on_interval(void *ctx, const struct interval_sample *s,
@@ -140,7 +127,7 @@ static int on_checkpoint(void *ctx, uint32_t wl, const struct workload_result *s
 	struct recorder *r = ctx;
 	readings_during(r, so_far);
 	struct store_totals t;
-	totals_of(so_far, &t);
+	store_totals_of(so_far, &t);
 	if (wl >= r->n)
 		return sb_errf(e, "checkpoint of unknown workload %u", wl);
 	return store_workload_totals(r->c->store, r->wid[wl], &t, so_far->hist,
@@ -222,7 +209,7 @@ int step_run(struct step_ctx *c, struct workload *w, uint32_t n,
 	const char *status = run_rc ? "failed" : interrupted ? "interrupted" : "done";
 	for (uint32_t i = 0; i < n && res->wl; i++) {
 		struct store_totals t;
-		totals_of(&res->wl[i], &t);
+		store_totals_of(&res->wl[i], &t);
 		if (!store_failed &&
 		    (store_workload_totals(c->store, r.wid[i], &t, res->wl[i].hist,
 					   !run_rc && !interrupted, &se) ||
