@@ -17,6 +17,9 @@
 #include "store/migrate.h"
 #include "store/store_impl.h"
 
+/* How long a writer waits for another process's lock before it gives up. */
+#define BUSY_TIMEOUT_MS 10000
+
 static int query_int(sqlite3 *db, const char *sql, int *out)
 {
 	sqlite3_stmt *st;
@@ -32,23 +35,32 @@ static int query_int(sqlite3 *db, const char *sql, int *out)
 /*
  * Is this file ours, and can this binary read it?  The first read of the
  * file happens here, so "file is not a database" surfaces here too.
- * `*version` is 0 for a new, empty file.
+ * `*version` is 0 for a new, empty file.  The tag, the version and the
+ * tables are read in one statement, so from one snapshot: read one by one,
+ * another process creating the file between two reads (ssdbench's first
+ * migration sets the tag and makes the tables in one transaction) would
+ * show an untagged file with tables, which is another program's.
  */
 static int check_identity(sqlite3 *db, const char *path, int *version,
 			  struct sb_err *e)
 {
-	int app_id, tables;
-	if (query_int(db, "PRAGMA application_id", &app_id)) {
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT (SELECT application_id FROM "
+			       "pragma_application_id), (SELECT user_version FROM "
+			       "pragma_user_version), (SELECT count(*) FROM "
+			       "sqlite_master)", -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
 		int code = sqlite3_errcode(db);
 		if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
 			return sb_errf(e, "%s is not an ssdbench database (not an "
 				       "SQLite file: %s)", path, sqlite3_errmsg(db));
 		return store_sql_err(db, e, path);
 	}
-	if (store_read_version(db, path, version, e))
-		return -1;
-	if (query_int(db, "SELECT count(*) FROM sqlite_master", &tables))
-		return store_sql_err(db, e, path);
+	int app_id = sqlite3_column_int(st, 0);
+	*version = sqlite3_column_int(st, 1);
+	int tables = sqlite3_column_int(st, 2);
+	sqlite3_finalize(st);
 	if ((app_id != 0 && app_id != STORE_APPLICATION_ID) ||
 	    (app_id == 0 && tables > 0))
 		return sb_errf(e, "%s is an SQLite database of some other program, "
@@ -158,6 +170,32 @@ static int check_intact(sqlite3 *db, const char *path, struct sb_err *e)
 	return bad;
 }
 
+/*
+ * The switch of a new file to WAL waits for the other processes setting
+ * up the same file, as every other lock does.  SQLite's busy handler does
+ * not cover it: the switch holds a read lock and asks for the exclusive
+ * one, and SQLite answers such an upgrade "database is locked" at once
+ * (waiting could deadlock two upgraders).  Here the statement holds
+ * nothing between attempts, so trying again until the busy timeout is
+ * safe; the first process to win converts the file, and the others find
+ * it in WAL already.
+ */
+static int set_wal_mode(sqlite3 *db, struct sb_err *e)
+{
+	uint64_t deadline = store_monotonic_ns() + BUSY_TIMEOUT_MS * 1000000ull;
+	unsigned pause_us = 1000;
+	for (;;) {
+		if (!store_exec(db, "PRAGMA journal_mode = WAL", e))
+			return 0;
+		if ((sqlite3_errcode(db) & 0xff) != SQLITE_BUSY ||
+		    store_monotonic_ns() >= deadline)
+			return -1;
+		usleep(pause_us);
+		if (pause_us < 16000)
+			pause_us *= 2;
+	}
+}
+
 /* Opened by URI (every byte of the path escaped, so a name means the
    file it names) because a merge ATTACHes its source read-only by URI,
    which SQLite allows only on a connection opened with URIs on.  `query`:
@@ -189,7 +227,7 @@ static int open_db(const char *path, const char *query, int flags,
 		return -1;
 	}
 	/* A second process (show while a run goes, two runs) waits its turn. */
-	sqlite3_busy_timeout(s->db, 10000);
+	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
 	s->readonly = !(flags & SQLITE_OPEN_READWRITE);
 	s->last_commit_ns = store_monotonic_ns();
 	s->commit_every_ns = 1000000000u;
@@ -226,8 +264,8 @@ int store_open(const char *path, struct store **out, struct sb_err *e)
 	 * fsync, so committing every second costs little; a killed process
 	 * loses nothing committed, a power cut at most the last commits.
 	 */
-	if (store_exec(s->db, "PRAGMA journal_mode = WAL; "
-			      "PRAGMA synchronous = NORMAL; "
+	if (set_wal_mode(s->db, e) ||
+	    store_exec(s->db, "PRAGMA synchronous = NORMAL; "
 			      "PRAGMA foreign_keys = ON", e)) {
 		sb_err_wrap(e, "%s: setting up", path);
 		goto fail;

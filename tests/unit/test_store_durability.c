@@ -237,6 +237,76 @@ TEST(two_writers_share_a_file)
 		CHECK(samples_seen(p, wl[k]) == 60);
 }
 
+/*
+ * Several processes creating one new database at the same moment (runs
+ * started together by a script, each with --db on the same new file).
+ * Every one must open it and store its run: none may give up with
+ * "database is locked" (the switch to WAL does not wait for SQLite's busy
+ * handler) or take the half-made file for another program's database.
+ * Released together from a pipe so that they collide; 40 new files, so a
+ * race that loses only now and then still shows.
+ */
+TEST(many_processes_create_one_new_database)
+{
+	enum { FILES = 40, WRITERS = 8 };
+	int failures = 0;
+	for (int f = 0; f < FILES; f++) {
+		char name[32];
+		snprintf(name, sizeof name, "together%d.db", f);
+		const char *p = db_path(name);
+		int go[2];
+		if (pipe(go)) {
+			CHECK_FAIL("pipe: %s", strerror(errno));
+			return;
+		}
+		pid_t pid[WRITERS];
+		for (int k = 0; k < WRITERS; k++) {
+			if ((pid[k] = fork()) != 0)
+				continue;
+			struct store *c;
+			struct sb_err e;
+			char byte;
+			close(go[1]);
+			if (read(go[0], &byte, 1) != 0)	/* EOF: everybody go */
+				_exit(2);
+			if (store_open(p, &c, &e)) {
+				fprintf(stderr, "  writer %d of %s: %s\n", k, name, e.msg);
+				_exit(3);
+			}
+			int64_t id = 0;
+			struct run_begin b = { .kind = "run", .target = "t" };
+			if (store_run_begin(c, &b, &id, &e) || store_tick(c, true, &e)) {
+				fprintf(stderr, "  writer %d of %s: %s\n", k, name, e.msg);
+				_exit(4);
+			}
+			store_close(c);
+			_exit(0);
+		}
+		close(go[0]);
+		close(go[1]);
+		for (int k = 0; k < WRITERS; k++) {
+			int status;
+			if (pid[k] < 0 || waitpid(pid[k], &status, 0) != pid[k] ||
+			    !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+				failures++;
+		}
+		struct store *s;
+		struct sb_err e;
+		if (store_open_readonly(p, &s, &e)) {
+			CHECK_FAIL("%s: %s", name, e.msg);
+			continue;
+		}
+		CHECK(count_rows(s->db, "SELECT count(*) FROM runs") ==
+		      WRITERS - failures);
+		store_close(s);
+		if (failures) {
+			CHECK_FAIL("%d of %d writers failed on %s", failures,
+				   WRITERS, name);
+			return;
+		}
+	}
+}
+
 TEST(old_schema_is_migrated_and_keeps_rows)
 {
 	const char *p = db_path("v1.db");
