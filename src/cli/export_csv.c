@@ -91,6 +91,41 @@ int export_csv_samples(FILE *out, struct store *s, int64_t run_id,
 	return run_view_each_workload(s, run_id, sample_rows, &c, e);
 }
 
+/* ",P_count,P_mean_ns,P_min_ns,P_p50_ns ... P_p99_9999_ns,P_max_ns":
+   p99.9 is written p99_9. */
+static void lat_columns(FILE *out, const char *prefix)
+{
+	fprintf(out, ",%s_count,%s_mean_ns,%s_min_ns", prefix, prefix, prefix);
+	for (int p = 0; p < RUN_VIEW_NPCT; p++) {
+		char name[32];
+		snprintf(name, sizeof name, "%s", run_view_pct_names[p]);
+		for (char *ch = name; *ch; ch++)
+			if (*ch == '.')
+				*ch = '_';
+		fprintf(out, ",%s_%s_ns", prefix, name);
+	}
+	fprintf(out, ",%s_max_ns", prefix);
+}
+
+#define LAT_FIELDS (4 + RUN_VIEW_NPCT)
+#define LATENESS_FIELDS 5
+
+static void lat_values(FILE *out, const struct lat_view *l)
+{
+	fprintf(out, ",%" PRIu64, l->count);
+	csv_double(out, l->mean_ns);
+	fprintf(out, ",%" PRIu64, l->min_ns);
+	for (int p = 0; p < RUN_VIEW_NPCT; p++)
+		fprintf(out, ",%" PRIu64, l->pct_ns[p]);
+	fprintf(out, ",%" PRIu64, l->max_ns);
+}
+
+static void empty_values(FILE *out, int n)
+{
+	while (n-- > 0)
+		fputc(',', out);
+}
+
 static int summary_rows(struct store *s, const struct workload_row *w,
 			struct lat_hist *h, void *ctx, struct sb_err *e)
 {
@@ -109,12 +144,20 @@ static int summary_rows(struct store *s, const struct workload_row *w,
 			w->totals.measured_ns, v.ios, v.bytes);
 		csv_double(c->out, v.iops);
 		csv_double(c->out, v.bw_bytes);
-		fprintf(c->out, ",%" PRIu64, v.lat.count);
-		csv_double(c->out, v.lat.mean_ns);
-		fprintf(c->out, ",%" PRIu64, v.lat.min_ns);
-		for (int p = 0; p < RUN_VIEW_NPCT; p++)
-			fprintf(c->out, ",%" PRIu64, v.lat.pct_ns[p]);
-		fprintf(c->out, ",%" PRIu64 "\n", v.lat.max_ns);
+		lat_values(c->out, &v.lat);
+		/* an open loop's response latency and late starts; empty for
+		   a closed loop or an older database, as JSON's null */
+		if (v.open_loop) {
+			lat_values(c->out, &v.resp);
+			fprintf(c->out, ",%" PRIu64 ",%" PRIu64, v.late.ios,
+				v.late.late);
+			csv_double(c->out, v.late.late_mean_ns);
+			fprintf(c->out, ",%" PRIu64 ",%" PRIu64, v.late.p99_ns,
+				v.late.max_ns);
+		} else {
+			empty_values(c->out, LAT_FIELDS + LATENESS_FIELDS);
+		}
+		fputc('\n', c->out);
 	}
 	return 0;
 }
@@ -124,17 +167,12 @@ int export_csv_summary(FILE *out, struct store *s, int64_t run_id,
 {
 	struct csv_ctx c = { out, run_id };
 	fputs("run_id,workload_id,step_id,workload_index,workload_name,status,"
-	      "final,direction,measured_ns,total_ios,total_bytes,iops,bw_bytes,"
-	      "lat_count,lat_mean_ns,lat_min_ns", out);
-	for (int p = 0; p < RUN_VIEW_NPCT; p++) {	/* p99.9 -> lat_p99_9_ns */
-		char name[32];
-		snprintf(name, sizeof name, "%s", run_view_pct_names[p]);
-		for (char *ch = name; *ch; ch++)
-			if (*ch == '.')
-				*ch = '_';
-		fprintf(out, ",lat_%s_ns", name);
-	}
-	fputs(",lat_max_ns\n", out);
+	      "final,direction,measured_ns,total_ios,total_bytes,iops,bw_bytes", out);
+	lat_columns(out, "lat");
+	lat_columns(out, "response_lat");
+	/* LATENESS_FIELDS of them */
+	fputs(",lateness_ios,lateness_late_ios,lateness_late_mean_ns,"
+	      "lateness_p99_ns,lateness_max_ns\n", out);
 	return run_view_each_workload(s, run_id, summary_rows, &c, e);
 }
 

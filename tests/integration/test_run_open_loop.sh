@@ -55,6 +55,21 @@ assert show["response_lat_ns"]["max"] == run["response_lat_ns"]["max"]
 assert show["lateness"] == run["lateness"], (show["lateness"], run["lateness"])
 PY
 
+echo "== export --csv --summary has the same response latency and late starts"
+$S export "$run" --db "$db" --csv --summary >"$TEST_TMP/sum.csv" || fail "export --csv --summary"
+python3 - "$TEST_TMP/show.json" "$TEST_TMP/sum.csv" <<'PY' || fail "the CSV disagrees with JSON"
+import csv, json, sys
+j = json.load(open(sys.argv[1]))["workloads"][0]["read"]
+row = [r for r in csv.DictReader(open(sys.argv[2])) if r["direction"] == "read"][0]
+resp, late = j["response_lat_ns"], j["lateness"]
+for k in ("count", "min", "p50", "p99", "p99.9", "p99.99", "max"):
+    col = "response_lat_" + k.replace(".", "_") + ("" if k == "count" else "_ns")
+    assert int(row[col]) == resp[k], (col, row[col], resp[k])
+assert abs(float(row["response_lat_mean_ns"]) - resp["mean"]) <= 1e-6 * resp["mean"]
+assert int(row["lateness_ios"]) == late["ios"] and int(row["lateness_late_ios"]) == late["late_ios"]
+assert int(row["lateness_p99_ns"]) == late["p99_ns"] and int(row["lateness_max_ns"]) == late["max_ns"]
+PY
+
 echo "== a closed loop has no response latency"
 $S run --target $T --rw randread --qd 4 --time 200ms --db "$db" --json >"$TEST_TMP/c.json" ||
 	fail "closed-loop run"
@@ -64,6 +79,13 @@ crun=$(json_get "$TEST_TMP/c.json" "d['run_id']")
 $S show "$crun" --db "$db" --json >"$TEST_TMP/cs.json" || fail "show closed"
 [ "$(json_get "$TEST_TMP/cs.json" "d['workloads'][0]['read']['lateness']")" = None ] ||
 	fail "show: a closed loop has late starts"
+$S export "$crun" --db "$db" --csv --summary >"$TEST_TMP/csum.csv" || fail "export closed"
+python3 - "$TEST_TMP/csum.csv" <<'PY' || fail "export --csv: a closed loop has response columns filled"
+import csv, sys
+row = list(csv.DictReader(open(sys.argv[1])))[0]
+cols = [k for k in row if k.startswith(("response_lat_", "lateness_"))]
+assert len(cols) == 15 and all(row[k] == "" for k in cols), row
+PY
 
 echo "== a real target (io_uring on a file): the schedule holds, lateness is measured"
 f=$TEST_TMP/file

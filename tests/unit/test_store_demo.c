@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "cli/export.h"
+#include "cli/run_view.h"
 #include "common/json.h"
 
 static void sample(struct interval_sample *x, uint64_t i, uint64_t reads,
@@ -187,12 +188,14 @@ TEST(csv_summary_and_histograms_follow_the_histograms)
 	/* main: read and write rows; "seq, 128k" did no I/O: no row. */
 	CHECK(count_lines(csv) == 3);
 	CHECK(strstr(csv, "lat_p50_ns,lat_p99_ns,lat_p99_9_ns,lat_p99_99_ns,"
-			  "lat_p99_999_ns,lat_p99_9999_ns,lat_max_ns\n") != NULL);
+			  "lat_p99_999_ns,lat_p99_9999_ns,lat_max_ns,"
+			  "response_lat_count,") != NULL);
 	CHECK(strstr(csv, "\n1,1,0,0,main,done,1,read,800000000,8000,32768000,"
 			  "10000.000000,40960000.000000,8000,4000500.000000,1000,") != NULL);
 	CHECK(strstr(csv, ",write,800000000,2000,8192000,2500.000000,"
 			  "10240000.000000,2000,20000.000000,20000,20000,20000,"
-			  "20000,20000,20000,20000,20000\n") != NULL);
+			  "20000,20000,20000,20000,20000"
+			  ",,,,,,,,,,,,,,,\n") != NULL);	/* a closed loop */
 	free(csv);
 
 	csv = export_str(s, 1, export_csv_histograms, &rc);
@@ -216,6 +219,140 @@ TEST(csv_summary_and_histograms_follow_the_histograms)
 	CHECK(lines > 1000 && lines <= 8001);
 	free(csv);
 	store_close(s);
+}
+
+/*
+ * An open loop by hand (the stall of test_openloop.c): 100 reads arriving
+ * every 1 ms at QD1; each is served in 100 us except the 11th, 5.5 ms, so
+ * the next five wait behind it, late by 4.5, 3.6, 2.7, 1.8 and 0.9 ms, and
+ * answer 4.6, 3.7, 2.8, 1.9 and 1.0 ms after their arrivals.  Sorted
+ * responses: 94 x 0.1, then 1.0, 1.9, 2.8, 3.7, 4.6, 5.5 ms (p99, rank 99:
+ * 4.6 ms; mean 28.9 ms / 100); lateness: 95 x 0, then the five (p99: 3.6
+ * ms; the late ones' mean 2.7 ms).  Beside it a closed loop, which has no
+ * response latency.
+ */
+static int build_open_loop(const char *path)
+{
+	struct store *s;
+	struct sb_err e;
+	int64_t run, wo, wc;
+	TRY(store_open(path, &s, &e));
+	struct run_begin b = { .kind = "run", .target = "sim:x" };
+	TRY(store_run_begin(s, &b, &run, &e));
+	TRY(store_workload_begin(s, run, 0, 0, "open", NULL, &wo, &e));
+	TRY(store_workload_begin(s, run, 0, 1, "closed", NULL, &wc, &e));
+	struct lat_hist *svc = hist_new(), *resp = hist_new(), *late = hist_new();
+	static const uint64_t late_us[] = { 4500, 3600, 2700, 1800, 900 };
+	for (int k = 0; k < 100; k++) {
+		uint64_t l = k >= 11 && k <= 15 ? late_us[k - 11] * 1000 : 0;
+		uint64_t sv = k == 10 ? 5500000 : 100000;
+		hist_add(svc, sv);
+		hist_add(late, l);
+		hist_add(resp, l + sv);
+	}
+	struct lat_hist *h[DIR_COUNT] = { svc, NULL, NULL };
+	struct store_totals t = { .bytes = { 100 * 4096 }, .ios = { 100 },
+				  .measured_ns = 100000000 };
+	t.response[DIR_READ] = resp;
+	t.lateness[DIR_READ] = late;
+	int rc = store_workload_totals(s, wo, &t, h, true, &e);
+	struct store_totals tc = { .bytes = { 100 * 4096 }, .ios = { 100 },
+				   .measured_ns = 100000000 };
+	if (!rc)
+		rc = store_workload_totals(s, wc, &tc, h, true, &e);
+	hist_free(svc);
+	hist_free(resp);
+	hist_free(late);
+	TRY(rc);
+	TRY(store_run_finish(s, run, "done", NULL, &e));
+	TRY(store_tick(s, true, &e));
+	store_close(s);
+	return 0;
+}
+
+/* Splits a CSV line without quoted fields into its fields, empty ones
+   included; returns their number. */
+static int csv_fields(char *line, char **f, int max)
+{
+	int n = 0;
+	for (char *p = line; n < max; p++) {
+		f[n++] = p;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p = '\0';
+	}
+	return n;
+}
+
+static const char *csv_field(char **names, char **vals, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return vals[i];
+	CHECK_FAIL("no column %s", name);
+	return "";
+}
+
+TEST(csv_summary_has_an_open_loops_response_latency)
+{
+	struct store *s;
+	struct sb_err e;
+	if (build_open_loop(db_path("open.db")) ||
+	    store_open_readonly(db_path("open.db"), &s, &e)) {
+		CHECK_FAIL("open-loop database");
+		return;
+	}
+	int rc;
+	char *csv = export_str(s, 1, export_csv_summary, &rc);
+	store_close(s);
+	CHECK(rc == 0);
+	CHECK(count_lines(csv) == 3);	/* the header, open, closed */
+	char *names[128], *open[128], *closed[128];
+	char *l1 = strchr(csv, '\n');
+	char *l2 = l1 ? strchr(l1 + 1, '\n') : NULL;
+	if (!l2) {
+		free(csv);
+		return;
+	}
+	*l1 = *l2 = '\0';
+	if (strchr(l2 + 1, '\n'))
+		*strchr(l2 + 1, '\n') = '\0';
+	int n = csv_fields(csv, names, 128);
+	CHECK(csv_fields(l1 + 1, open, 128) == n);
+	CHECK(csv_fields(l2 + 1, closed, 128) == n);
+	CHECK_EQ_STR(csv_field(names, open, n, "workload_name"), "open");
+	CHECK_EQ_STR(csv_field(names, closed, n, "workload_name"), "closed");
+#define COL(row, name) strtod(csv_field(names, row, n, name), NULL)
+	/* service latency: the stall is only its max */
+	CHECK_REL(COL(open, "lat_p99_ns"), 100000, 0.0005);
+	CHECK_EQ_U64((uint64_t)COL(open, "lat_max_ns"), 5500000);
+	/* response latency, against the sorted table */
+	CHECK_EQ_U64((uint64_t)COL(open, "response_lat_count"), 100);
+	CHECK_REL(COL(open, "response_lat_mean_ns"), 289000, 1e-9);
+	CHECK_EQ_U64((uint64_t)COL(open, "response_lat_min_ns"), 100000);
+	CHECK_REL(COL(open, "response_lat_p50_ns"), 100000, 0.0005);
+	CHECK_REL(COL(open, "response_lat_p99_ns"), 4600000, 0.0005);
+	CHECK_REL(COL(open, "response_lat_p99_9_ns"), 5500000, 0.0005);
+	CHECK_EQ_U64((uint64_t)COL(open, "response_lat_max_ns"), 5500000);
+	/* lateness */
+	CHECK_EQ_U64((uint64_t)COL(open, "lateness_ios"), 100);
+	CHECK_EQ_U64((uint64_t)COL(open, "lateness_late_ios"), 5);
+	CHECK_REL(COL(open, "lateness_late_mean_ns"), 2700000, 1e-9);
+	CHECK_REL(COL(open, "lateness_p99_ns"), 3600000, 0.0005);
+	CHECK_EQ_U64((uint64_t)COL(open, "lateness_max_ns"), 4500000);
+#undef COL
+	/* a closed loop: every one of them empty, as JSON's null */
+	int empty = 0, named = 0;
+	for (int i = 0; i < n; i++)
+		if (!strncmp(names[i], "response_lat_", 13) ||
+		    !strncmp(names[i], "lateness_", 9)) {
+			named++;
+			empty += closed[i][0] == '\0';
+		}
+	/* count, mean, min, the percentiles, max; and lateness' five */
+	CHECK(named == 4 + RUN_VIEW_NPCT + 5 && empty == named);
+	free(csv);
 }
 
 TEST(json_export_is_valid_in_every_form)
