@@ -4,7 +4,10 @@
  * pass=1", "idle=5000 phase=write") that the findings parse and the
  * comparison matches on; the page says the same in words: "RND 4 KiB
  * 70:30 QD1", "SEQ1M Q8T1 write, pass 1 (default profile)", "write after
- * 5 s idle".
+ * 5 s idle".  Only a step's workload has such a name: a plain run's
+ * workload carries the name its user gave (--name, a job file's section),
+ * which the page shows as it is, whatever it holds ("a=b" is a name there,
+ * not a setting), beside what the workload did.
  */
 #include "report/report_int.h"
 
@@ -43,7 +46,8 @@ static void idle_words(const char *ms, char *buf, size_t len)
 
 const char *workload_label(const struct rpt_workload *w, char *buf, size_t len)
 {
-	const char *n = w->name;
+	/* the keys to read: none in a user's name */
+	const char *n = w->step[0] ? w->name : "";
 	char v1[64], v2[64], v3[64], lab[64];
 	if (name_value(n, "test", v1, sizeof v1)) {
 		/* Peak numbers: "SEQ1M-Q8T1" is the test's own name. */
@@ -70,7 +74,7 @@ const char *workload_label(const struct rpt_workload *w, char *buf, size_t len)
 	}
 	spec_label(&w->spec, lab, sizeof lab);
 	if (!lab[0]) {
-		bufprintf(buf, len, "%s", n);
+		bufprintf(buf, len, "%s", w->name);
 		return buf;
 	}
 	size_t used = bufprintf(buf, len, "%s", lab);
@@ -90,8 +94,9 @@ const char *workload_label(const struct rpt_workload *w, char *buf, size_t len)
 		bufprintf(buf + used, len - used, " over %s",
 			  fmt_bytes((uint64_t)strtoull(v1, NULL, 10), b, sizeof b));
 	} else if (!strstr(n, "=")) {
-		/* A name the user gave (a plain run): keep it beside. */
-		bufprintf(buf + used, len - used, " (%s)", n);
+		/* A name the user gave (a plain run), or a step's without keys:
+		   keep it beside. */
+		bufprintf(buf + used, len - used, " (%s)", w->name);
 	}
 	return buf;
 }

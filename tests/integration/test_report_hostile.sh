@@ -13,14 +13,14 @@ command -v gnuplot >/dev/null || skip "gnuplot is not installed"
 cd "$TEST_TMP"
 S=$SSDBENCH
 
-# The first has no '=': a name with one reads as a stored key
-# (mix=70 qd=1) and is left off the page's labels, so it would not show
-# that the page escapes it.
+# The first has an '=' (a step's workload names look like "mix=70 qd=1"):
+# as a plain run's name it is still the user's name, shown on the labels
+# in full and escaped.
 # Each string asks to create a file named pwnedN in the current directory
 # (the report's gnuplot runs there) or in $TEST_TMP.
 long=$(printf 'L%.0s' $(seq 1 5000))
 H=(
-	"<script>document.write('pwned6')</script><b>tag</b>&amp;"
+	"k=v <script>document.write('pwned6')</script><b>tag</b>&amp;"
 	"bq\`touch $TEST_TMP/pwned1\`bq"
 	$'nl\nsystem "touch '"$TEST_TMP"$'/pwned2"\n# '
 	"q\"; system \"touch $TEST_TMP/pwned3\"; \"q"
@@ -84,6 +84,9 @@ for n in $(seq 2 $((i + 1))); do compares+=(--compare "$n"); done
 $S report 1 "${compares[@]}" --db cli.db --out "$TEST_TMP/cli" >/dev/null ||
 	fail "report of the hostile names failed"
 check_page "$TEST_TMP/cli" "command line"
+# The first name on the labels of its run: whole, escaped, after what ran.
+grep -qF "RND 4 KiB read (k=v &lt;script&gt;document.write(&#39;pwned6&#39;)&lt;/script&gt;&lt;b&gt;tag&lt;/b&gt;&amp;amp;)" \
+	"$TEST_TMP/cli/index.html" || fail "the name with '=' is not on its labels"
 
 # 2. Through a hand-edited database: a simulated review, then every text
 #    column and every string inside the JSON columns replaced by a hostile

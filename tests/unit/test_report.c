@@ -1132,6 +1132,41 @@ TEST(spec_from_names_and_json)
 	CHECK(s.bs == 131072 && s.qd == 8 && s.read_pct == 0);
 }
 
+/*
+ * A plain run's workload carries the name its user gave (--name, a job
+ * file's section), whatever it holds: the page shows it in full, never
+ * reads it as a step's keys: "qd=7" in a user's name is not a queue depth
+ * (this one ran at QD2).  (The page escapes the label where it writes it:
+ * test_report_hostile.sh.)  A step's workload keeps its keys and is
+ * described in words.
+ */
+TEST(plain_run_names_show_as_given)
+{
+	static const char *const names[] = {
+		"qd=7 a=b <b>tag</b>&amp;", "test=SEQ1M-Q8T1 dir=write",
+		"idle=5000 phase=write", "span=4096", "pass=1 run=2", "plain",
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		struct rpt_workload w;
+		char want[128];
+		memset(&w, 0, sizeof w);
+		snprintf(w.name, sizeof w.name, "%s", names[i]);
+		rpt_spec_parse(&w.spec, "{\"rw\":\"randread\",\"read_pct\":100,"
+			       "\"bs\":4096,\"qd\":2}", w.name);
+		workload_label(&w, w.label, sizeof w.label);
+		snprintf(want, sizeof want, "RND 4 KiB read (%s)", names[i]);
+		CHECK_EQ_STR(w.label, want);
+	}
+	struct rpt_workload st;
+	memset(&st, 0, sizeof st);
+	snprintf(st.step, sizeof st.step, "rnd_sweeps");
+	snprintf(st.name, sizeof st.name, "mix=70 qd=1");
+	rpt_spec_parse(&st.spec, "{\"pattern\":\"rand\",\"read_pct\":70,"
+		       "\"bs\":4096,\"qd\":1}", st.name);
+	workload_label(&st, st.label, sizeof st.label);
+	CHECK_EQ_STR(st.label, "RND 4 KiB 70:30 QD1");
+}
+
 TEST(labels_made_unique)
 {
 	struct rpt_run r[3];
