@@ -374,6 +374,109 @@ static void add_stages(const struct trace_pt *t, size_t n, size_t a, size_t b,
 }
 
 /*
+ * A fast run shorter than a stage.  Stages are at least stage_min_blocks
+ * blocks long (15 s of a full-size pass), and a cache can be shorter: the
+ * static SLC of a full drive, 11 GB at 14 GB/s, is 0.8 s.  Inside a stage
+ * it only lifts the stage's mean, and whether that lift makes a cut
+ * depends on the noise of the blocks around it.  So each stage is also
+ * read at the resolution of a drop: a level held for DROP_MIN_SAMPLES
+ * samples (their median) at 1/drop_frac x the stage's mean or more, that a
+ * sustained drop ends inside the stage, is a run of its own -- when the
+ * pass holds that speed nowhere else.  A level that recurs (a folding
+ * round at 3.98 GB/s between slower ones, over and over) is part of an
+ * alternation the stage rightly averages, not a phase.
+ *
+ * held[j] is the median of r[j, j + m); pre[j] and suf[j] the largest
+ * held level of the windows j' <= j and j' >= j.  `bound` (ns + 1 stage
+ * boundaries, room for `cap`) gets the runs' boundaries added in order.
+ */
+struct held_levels {
+	size_t m, nw;			/* window, windows (n - m + 1) */
+	double *held, *pre, *suf;
+};
+
+static int held_levels_make(const double *r, size_t n, size_t m,
+			    struct held_levels *h, struct sb_err *e)
+{
+	h->m = m;
+	h->nw = n >= m ? n - m + 1 : 0;
+	h->held = h->nw ? malloc(3 * h->nw * sizeof *h->held) : NULL;
+	if (h->nw && !h->held)
+		return sb_errno(e, ENOMEM, "fill");
+	h->pre = h->held + h->nw;
+	h->suf = h->pre + h->nw;
+	double w[DROP_MIN_SAMPLES], scratch[DROP_MIN_SAMPLES];
+	for (size_t j = 0; j < h->nw; j++) {
+		memcpy(w, r + j, m * sizeof *w);
+		h->held[j] = stat_percentile(w, m, 50, scratch);
+		h->pre[j] = j && h->pre[j - 1] > h->held[j] ? h->pre[j - 1] : h->held[j];
+	}
+	for (size_t j = h->nw; j-- > 0;)
+		h->suf[j] = j + 1 < h->nw && h->suf[j + 1] > h->held[j] ?
+			    h->suf[j + 1] : h->held[j];
+	return 0;
+}
+
+/* The fastest level held by a window outside [a, b) (no sample in it). */
+static double held_outside(const struct held_levels *h, size_t a, size_t b)
+{
+	double v = 0;
+	if (a >= h->m)
+		v = h->pre[a - h->m];
+	if (b < h->nw && h->suf[b] > v)
+		v = h->suf[b];
+	return v;
+}
+
+static int split_short_runs(const struct trace_pt *t, size_t n, const double *r,
+			    const struct fill_params *p, size_t *bound, size_t *ns,
+			    size_t cap, struct sb_err *e)
+{
+	struct held_levels h;
+	if (held_levels_make(r, n, DROP_MIN_SAMPLES, &h, e))
+		return -1;
+	int rc = 0;
+	for (size_t k = 0; k < *ns && *ns + 2 <= cap; k++) {
+		size_t a = bound[k], b = bound[k + 1];
+		uint64_t bytes = 0, ns_ = 0;
+		for (size_t i = a; i < b; i++) {
+			bytes += t[i].bytes;
+			ns_ += t[i].ns;
+		}
+		double mean = (double)bytes * 1e9 / (double)ns_;
+		for (size_t i = a; i + h.m <= b; i++) {
+			double level = h.held[i];
+			if (level * p->drop_frac < mean)
+				continue;
+			size_t start = i, end;
+			while (r[start] < p->drop_frac * level)
+				start++;
+			if ((rc = cache_end(t, n, r, p, start, level, &end, e)))
+				goto out;
+			if (end <= start || end >= b)
+				break;		/* no drop inside the stage */
+			if (held_outside(&h, start, end) >= p->drop_frac * level) {
+				i = end - 1;	/* recurs: look past it */
+				continue;
+			}
+			/* [a, start) [start, end) [end, b) */
+			size_t add = (start > a) + 1;
+			memmove(bound + k + 1 + add, bound + k + 1,
+				(*ns - k) * sizeof *bound);
+			if (start > a)
+				bound[k + 1] = start;
+			bound[k + add] = end;
+			*ns += add;
+			k += add - 1;	/* on to [end, b) */
+			break;
+		}
+	}
+out:
+	free(h.held);
+	return rc;
+}
+
+/*
  * The cache: the fast phase wherever it is.  The pass is cut into stages
  * (as after a cache); the cache level is the fastest stage's true
  * average, and the cache is the first run of stages within drop_frac of
@@ -391,14 +494,18 @@ static int fast_phase(const struct trace_pt *t, size_t n, const double *r,
 {
 	*cstart = *cend = 0;
 	*phases = 0;
-	size_t cuts[FILL_MAX_STAGES + 1], bound[FILL_MAX_STAGES + 2];
+	/* the stages, then the short runs split out of them */
+	enum { CAP = 2 * FILL_MAX_STAGES + 1 };
+	size_t cuts[FILL_MAX_STAGES + 1], bound[CAP + 1];
 	size_t nc = find_stages(t, n, 0, B, r, p, FILL_MAX_STAGES, cuts, work);
 	size_t ns = nc + 1;
 	bound[0] = 0;
 	for (size_t k = 0; k < nc; k++)
 		bound[k + 1] = cuts[k];
 	bound[ns] = n;
-	double mean[FILL_MAX_STAGES + 1], top = 0;
+	if (split_short_runs(t, n, r, p, bound, &ns, CAP, e))
+		return -1;
+	double mean[CAP], top = 0;
 	for (size_t k = 0; k < ns; k++) {
 		uint64_t bytes = 0, ns_ = 0;
 		for (size_t i = bound[k]; i < bound[k + 1]; i++) {

@@ -148,6 +148,70 @@ TEST(fill_sn8100_pass2_small_cache_and_subtle_step)
 }
 
 /*
+ * A cache shorter than a stage, as in the demo's pass 2 (a miniature at
+ * scale 0.1 sampled every 10 ms): the static SLC of a full SN8100, 1.1 GB
+ * at 14.1 GB/s, is 8 slices of a 5000-slice pass, under the 3 blocks of
+ * 25 slices a stage needs; after it 3.6 GB/s for 30 GB, then 3.9 to the
+ * end, under the simulator's noise (sd 4 %, correlated over 0.45 s: 45
+ * slices, so block means wander as much as the cache lifts the first).
+ * Found all the same, to half a slice.
+ */
+TEST(fill_cache_shorter_than_a_stage)
+{
+	struct synth s = { 0 };
+	synth_add_bytes(&s, 14.1 * GB, 1.1 * GB);
+	synth_add_bytes(&s, 3.6 * GB, 30 * GB);
+	synth_add_bytes(&s, 3.9 * GB, 168.9 * GB);
+	const double dt = 0.01, sigma = 0.04, phi = exp(-dt / 0.45);
+	struct fill_params p;
+	fill_params_default(&p);
+	for (uint64_t seed = 50; seed < 66; seed++) {
+		size_t n;
+		struct trace_pt *t = synth_trace(&s, dt, 0.02, sigma, phi, seed, 0, &n);
+		struct fill_result r;
+		struct sb_err e;
+		CHECK(fill_analyze(t, n, &p, &r, &e) == 0);
+		free(t);
+		if (!r.has_cache) {
+			CHECK_FAIL("seed %llu: no cache found", (unsigned long long)seed);
+			continue;
+		}
+		CHECK(r.cache_start_bytes == 0);
+		CHECK_NEAR(r.cache_bytes, 1.1 * GB, 0.5 * 14.1 * GB * dt);
+		/* 8 slices of one stretch of slow noise: within 3 sd */
+		CHECK_REL(r.cache_speed, 14.1 * GB, 3 * sigma);
+		CHECK_EQ_U64(r.cache_phases, 1);
+	}
+	free(s.segs);
+}
+
+/*
+ * Folding rounds alone, no cache (a pass whose every write folds): 0.6 s
+ * at 3.98 GB/s, 1.8 s at 2.12, 1.6 s at 1.33, 0.6 s at 0.684, over and
+ * over.  Each 3.98 round is short and fast beside what follows, but it
+ * recurs: one level of an alternation, not a cache.
+ */
+TEST(fill_folding_rounds_alone_are_no_cache)
+{
+	struct synth s = { 0 };
+	static const double lv[4] = { 3.98, 2.12, 1.33, 0.684 };
+	static const double secs[4] = { 0.6, 1.8, 1.6, 0.6 };
+	struct rng g;
+	rng_seed(&g, 3);
+	for (int k = 0; k < 120; k++)
+		for (int i = 0; i < 4; i++)
+			synth_add(&s, lv[i] * GB, secs[i] * (0.8 + 0.4 * rng_unit(&g)));
+	for (uint64_t seed = 60; seed < 64; seed++) {
+		struct fill_result r = analyse_synth(&s, seed);
+		if (r.has_cache)
+			CHECK_FAIL("seed %llu: a %.1f GB cache at %.2f GB/s",
+				   (unsigned long long)seed, r.cache_bytes / GB,
+				   r.cache_speed / GB);
+	}
+	free(s.segs);
+}
+
+/*
  * The cache is the fast phase wherever it is: a second pass that writes
  * 285 GB at 3.8 GB/s (the drive still folding the first pass) before its
  * 14.1 GB/s cache returns for 392 GB, then 3.89 GB/s to the end.
