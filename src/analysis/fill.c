@@ -398,10 +398,10 @@ struct held_levels {
 static int held_levels_make(const double *r, size_t n, size_t m,
 			    struct held_levels *h, struct sb_err *e)
 {
-	h->m = m;
-	h->nw = n >= m ? n - m + 1 : 0;
-	h->held = h->nw ? malloc(3 * h->nw * sizeof *h->held) : NULL;
-	if (h->nw && !h->held)
+	*h = (struct held_levels){ .m = m, .nw = n >= m ? n - m + 1 : 0 };
+	if (!h->nw)
+		return 0;	/* too short to hold a level: no window */
+	if (!(h->held = malloc(3 * h->nw * sizeof *h->held)))
 		return sb_errno(e, ENOMEM, "fill");
 	h->pre = h->held + h->nw;
 	h->suf = h->pre + h->nw;
