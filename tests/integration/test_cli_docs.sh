@@ -37,12 +37,21 @@ complete_words() {
 	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _ssdbench; printf "%s\n" "${COMPREPLY[@]}"' \
 		_ "$root/share/ssdbench.bash-completion" "$@"
 }
-complete_words "$SSDBENCH" pl | grep -qx plan || fail "completion: command"
-complete_words "$SSDBENCH" plan --de | grep -qx -- --describe || fail "completion: plan --describe"
-complete_words "$SSDBENCH" run --ra | grep -qx -- --ramp || fail "completion: run --ramp"
-complete_words "$SSDBENCH" suite --preset f | grep -qx full || fail "completion: preset"
-complete_words "$SSDBENCH" suite --target sim:sn | grep -qx sim:sn8100-2tb || fail "completion: sim profile"
-complete_words "$SSDBENCH" sim show p4 | grep -qx p4800x-375gb || fail "completion: sim show"
+# completes WORD ARGS...: WORD is among the completions of ARGS.  The
+# words are taken whole before the search: `grep -q` stops at the first
+# match, and under pipefail the completion writing its next word into the
+# closed pipe (SIGPIPE) would fail the check now and then.
+completes() {
+	local want=$1 got
+	shift
+	got=$(complete_words "$@") && grep -qx -- "$want" <<<"$got"
+}
+completes plan "$SSDBENCH" pl || fail "completion: command"
+completes --describe "$SSDBENCH" plan --de || fail "completion: plan --describe"
+completes --ramp "$SSDBENCH" run --ra || fail "completion: run --ramp"
+completes full "$SSDBENCH" suite --preset f || fail "completion: preset"
+completes sim:sn8100-2tb "$SSDBENCH" suite --target sim:sn || fail "completion: sim profile"
+completes p4800x-375gb "$SSDBENCH" sim show p4 || fail "completion: sim show"
 
 # make install under DESTDIR: binary, manual page, completion.
 dest=$TEST_TMP/dest
