@@ -12,7 +12,11 @@
  * cache where it comes; a fast run lasting to the end is no cache.  The
  * exact end is placed where the fewest samples disagree with "high
  * before, low after".  Each later sustained return to the cache speed
- * that a drop ends counts as another cache phase and is a stage.
+ * that a drop ends counts as another cache phase and is a stage.  A fast
+ * run shorter than a stage (a full drive's static SLC: 0.8 s of a 520 s
+ * pass) is a stage of its own when a drop ends it inside its stage and
+ * the pass holds its speed nowhere else; a level that recurs is part of
+ * an alternation, not a cache.
  *
  * Windows scale with the drive: `drop_window_s` and `stage_block_s` are
  * capped at `window_share` of the pass (5 s is 0.5 % of a 2 TB pass; a
