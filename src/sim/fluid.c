@@ -195,9 +195,12 @@ static uint64_t share_threshold(double p)
  * After a random stream, the unmapped chunks it touched become mapped, in
  * the class its bytes went to (`slc` of the `written` bytes to SLC), as
  * I/O by I/O each chunk is tagged where its data went.  (Tagged native
- * while the counters hold the data in SLC, a P1's peak writes left a
+ * while the counters held the data in SLC, a P1's peak writes left a
  * later fill overwriting native data that was not there and the SLC data
- * valid that was: stale data no per-I/O run had.)
+ * valid that was: stale data no per-I/O run had.)  Mapped chunks keep
+ * their class: a chunk has one, and the bytes a stream spread over it
+ * are a share of it (retagging those too left a whole-drive discard
+ * with native data the SLC tags no longer named).
  */
 static void span_mix_retag(struct sim *s, const struct sim_stream *st,
 			   double written, double slc)
