@@ -15,7 +15,7 @@
  * that says it needs no tail (bulk_any_depth: a sweep's point) takes the
  * calibrated bulk path at any depth.
  *
- * Several random readers of one workload on the one queue are one stream at
+ * Several random jobs of one workload on the one queue are one stream at
  * their summed depth: each keeps its QD in flight, so the queue holds the
  * sum, and their I/Os are drawn alike.  The stream is accounted to the
  * first job; the others hand over an empty last interval at the start,
@@ -81,10 +81,7 @@ enum fluid_way fluid_eligible(const struct driver *d)
 	if (!r->ops->run_fluid || !d->njobs || r->opts->iolog_path || !split_jobs(d, &n))
 		return FLUID_NO;
 	const struct workload *w = &d->jobs[0]->wl->w;
-	/* Several writers at their summed depth broke the bulk write path's
-	   free-space accounting (a P1 at scale 0.01, its fill after peak's
-	   multi-job writes: F < 0); they stay I/O by I/O. */
-	if (n > 1 && (w->pattern != PATTERN_RAND || w->read_pct != 100))
+	if (n > 1 && w->pattern != PATTERN_RAND)
 		return FLUID_NO;
 	if (w->trim_pct || workload_open_loop(w) || workload_is_replay(w) ||
 	    w->fsync_every || !uniform(w))

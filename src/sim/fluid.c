@@ -186,21 +186,37 @@ static void mix_after(const struct sim *s, struct span_mix *mix, const struct ov
 		mix->M_n = fmax(0, mix->M_n - over);
 }
 
-/* After a random stream, the unmapped chunks it touched become mapped. */
+static uint64_t share_threshold(double p)
+{
+	return p >= 1.0 ? UINT64_MAX : p <= 0 ? 0 : (uint64_t)(p * 18446744073709551615.0);
+}
+
+/*
+ * After a random stream, the unmapped chunks it touched become mapped, in
+ * the class its bytes went to (`slc` of the `written` bytes to SLC), as
+ * I/O by I/O each chunk is tagged where its data went.  (Tagged native
+ * while the counters held the data in SLC, a P1's peak writes left a
+ * later fill overwriting native data that was not there and the SLC data
+ * valid that was: stale data no per-I/O run had.)  Mapped chunks keep
+ * their class: a chunk has one, and the bytes a stream spread over it
+ * are a share of it (retagging those too left a whole-drive discard
+ * with native data the SLC tags no longer named).
+ */
 static void span_mix_retag(struct sim *s, const struct sim_stream *st,
-			   double written)
+			   double written, double slc)
 {
 	uint64_t c0 = st->span_off / s->chunk;
 	uint64_t c1 = (st->span_off + st->span_len - 1) / s->chunk;
 	double p = 1.0 - exp(-written * (double)s->chunk /
 			     ((double)st->bs * (double)st->span_len));
-	uint64_t thr = p >= 1.0 ? UINT64_MAX : (uint64_t)(p * 18446744073709551615.0);
+	uint64_t thr = share_threshold(p);
+	uint64_t thr_slc = share_threshold(written > 0 ? slc / written : 0);
 	for (uint64_t c = c0; c <= c1; c++) {
 		if (s->tag[c] != CH_UNMAPPED)
 			continue;
 		uint64_t h = c ^ st->seed;
 		if (splitmix64(&h) <= thr)
-			chunks_set(s, c, CH_NATIVE);
+			chunks_set(s, c, splitmix64(&h) < thr_slc ? CH_SLC : CH_NATIVE);
 	}
 }
 
@@ -219,7 +235,7 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 	double ios_left = max_bytes ? ceil((double)max_bytes / bs) : INFINITY;
 	double pos = (double)st->start_off;
 	double span_end = (double)(st->span_off + st->span_len);
-	double ios_carry = 0, stall = 0, written = 0;
+	double ios_carry = 0, stall = 0, written = 0, to_slc = 0;
 	double t_fw = p->t_fw_wr_us * 1e-6;
 	struct wlat wl = { 0 };
 	struct span_mix mix = { 0 };
@@ -286,6 +302,7 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 			if (hit)
 				stall = 0;
 			written += got;
+			to_slc += share * got;
 		} else {
 			stall += dt;
 		}
@@ -308,7 +325,7 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 		if (slice_emit(z, end_ns, e))
 			return -1;
 	if (st->random) {
-		span_mix_retag(s, st, written);
+		span_mix_retag(s, st, written, to_slc);
 		map_after_random(s, st, written / bs, 1.0);
 	}
 	s->now = end_ns;
@@ -802,7 +819,7 @@ static int fluid_mixed(struct sim *s, const struct sim_stream *st,
 	L_land = fmax(L_land, l_w0);
 	double cap_w = fmin(f_w * qd / (f_r * L_r + f_w * L_land) * bs,
 			    fmin(p->wr_cap_kiops * 1e3 * bs, p->link_wr_gbs * 1e9));
-	double t = ns_to_s(s->now), carry_r = 0, carry_w = 0, written = 0;
+	double t = ns_to_s(s->now), carry_r = 0, carry_w = 0, written = 0, to_slc = 0;
 	struct wlat wl = { 0 };
 	struct span_mix mix = { 0 };
 	span_mix_init(s, st, &mix);
@@ -839,6 +856,7 @@ static int fluid_mixed(struct sim *s, const struct sim_stream *st,
 		z->sl.wios += n_w;
 		z->sl.wbytes += n_w * st->bs;
 		written += got;
+		to_slc += share * got;
 		done += n_r + n_w;
 		t = t_next;
 		if (clock_to(s, z, t, e)) {
@@ -851,7 +869,7 @@ static int fluid_mixed(struct sim *s, const struct sim_stream *st,
 	s->now = stop_ns(z, ns_to_s(s->now));
 	if ((z->sl.ios || z->sl.wios || s->now > z->sl.t_start_ns) && slice_emit(z, s->now, e))
 		rc = -1;
-	span_mix_retag(s, st, written);
+	span_mix_retag(s, st, written, to_slc);
 	map_after_random(s, st, written / bs / f_w, f_w);
 	w->t = fmax(w->t, ns_to_s(s->now));
 	w->last_busy = w->t;

@@ -199,18 +199,42 @@ void wp_idle_to(struct sim *s, double t)
 	while (w->t < t) {
 		double left = t - w->t;
 		double S = slc_bytes(s), F = wp_free(s);
+		bool gc_can = s->p.rho_eff > 0 && s->m > 0 && w->T_i > EPS_B && s->g_idle > 0;
+		/*
+		 * Idle folding takes the static pool first.  Its data lands in
+		 * native blocks, a byte of free space per byte (the pool is no
+		 * part of R), while folding the dynamic pool gives m-1 per byte
+		 * back: so the static pool goes only as far as free space
+		 * allows; past that the dynamic pool goes first, or GC makes
+		 * the room (on a full drive GC holds F at f_lo, often below
+		 * what the pool holds).
+		 */
 		if (S > EPS_B && s->f_idle > 0) {
-			double dt = fmin(left, (w->S_st > 0 ? w->S_st : w->S_dyn) / s->f_idle);
-			dt = fmax(dt, fmin(left, MIN_DT));
-			fold_apply(s, s->f_idle * dt, true);
-			w->t += dt;
-			continue;
+			double room = s->m > 0 ? F : INFINITY;
+			bool st = w->S_st > 0 && room > EPS_B;
+			bool dyn = !st && w->S_dyn > EPS_B;
+			if (st || dyn) {
+				double x = st ? fmin(w->S_st, room) : w->S_dyn;
+				double dt = fmin(left, x / s->f_idle);
+				dt = fmax(dt, fmin(left, MIN_DT));
+				fold_apply(s, fmin(s->f_idle * dt, x), st);
+				w->t += dt;
+				continue;
+			}
+			if (gc_can) {
+				double need = fmin(w->T_i, w->S_st - F);
+				double dt = fmin(left, need / s->g_idle);
+				dt = fmax(dt, fmin(left, MIN_DT));
+				gc_apply(s, s->g_idle * dt);
+				w->t += dt;
+				continue;
+			}
 		}
 		/* GC in idle banks a burst's worth of free space; stale data it
 		   can reclaim without copies (blocks left with nothing valid)
 		   it reclaims in full. */
 		double target = waf_inst(s) < 1.05 ? s->R : s->f_lo + s->w_burst;
-		if (s->p.rho_eff > 0 && s->m > 0 && w->T_i > EPS_B && F < target && s->g_idle > 0) {
+		if (gc_can && F < target) {
 			double dt = fmin(left, fmin(w->T_i, target - F) / s->g_idle);
 			dt = fmax(dt, fmin(left, MIN_DT));
 			gc_apply(s, s->g_idle * dt);

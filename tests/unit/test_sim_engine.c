@@ -392,16 +392,16 @@ TEST(boot_trial_agrees_with_per_io)
 }
 
 /*
- * Several random readers of one workload are one stream of their summed
- * depth.  The model says so I/O by I/O (fluid=0: 16 x QD32 against one job
- * at QD 512, within 1 %), the bulk path takes them as that stream (the
- * same totals to the byte), and in bulk its reads agree with I/O by I/O.
- * (Several writers stay I/O by I/O: the bulk write path at their summed
- * depth drove a P1's free space negative in a later fill.)
+ * Several random jobs of one workload, readers or writers, are one stream
+ * of their summed depth.  The model says so I/O by I/O (fluid=0: 16 x QD32
+ * against one job at QD 512, within 1 %), the bulk path takes them as that
+ * stream (the same totals to the byte), and in bulk they agree with I/O by
+ * I/O: reads within 3 %, writes within the bulk random write path's
+ * tolerance on this drive (10 %, test_sim.c's 70:30 mix).
  */
 TEST(bulk_jobs_are_one_stream)
 {
-	static const uint32_t pcts[] = { 100 };
+	static const uint32_t pcts[] = { 100, 0 };
 	const char *on = "sim:sn8100-2tb,scale=0.005,seed=4";
 	const char *off = "sim:sn8100-2tb,scale=0.005,seed=4,fluid=0";
 	for (size_t i = 0; i < sizeof pcts / sizeof pcts[0]; i++) {
@@ -425,7 +425,79 @@ TEST(bulk_jobs_are_one_stream)
 		CHECK_EQ_U64(r[2].read_ios + r[2].write_ios, r[3].read_ios + r[3].write_ios);
 		if (pcts[i] == 100)
 			CHECK_REL(r[2].read_bps, r[0].read_bps, 0.03);
+		else	/* the known gap on a full SN8100 (-4 % here): held to
+			   the acceptance tolerance, as the 70:30 mix's cell */
+			CHECK_REL(r[2].write_bps, r[0].write_bps, 0.10);
 	}
+}
+
+/*
+ * The suite's start on a P1 (scale 0.01): a purged drive, peak's random
+ * writers (16 x QD32, 4 KiB, 100 ms), a sequential fill of the whole
+ * drive, a rest of 1 s, a second fill.  The writers once as one bulk
+ * stream, once I/O by I/O (a rate far above the drive's keeps them off
+ * the bulk path), the fills the same path either way: what the writers
+ * leave (where their data sits) decides what the fills overwrite, so the
+ * fills' times agree, and the accounting holds through all of it (this
+ * build checks it after every I/O and slice: a run that breaks it fails;
+ * the rest's idle folding once drove free space below zero here).
+ */
+struct p1_start { double peak_bps, fill_s[2]; };
+
+static bool p1_suite_start(bool bulk, struct p1_start *out)
+{
+	struct engine *eng = open_sim("sim:p1-1tb,scale=0.01,seed=4");
+	if (!eng)
+		return false;
+	uint64_t size = engine_facts(eng)->size;
+	struct sb_err e;
+	bool ok = engine_discard(eng, 0, size, &e) == 0;
+	if (!ok)
+		CHECK_FAIL("discard: %s", e.msg);
+	struct workload w;
+	workload_defaults(&w);
+	w.pattern = PATTERN_RAND;
+	w.read_pct = 0;
+	w.qd = 32;
+	w.jobs = 16;
+	w.stop_time_ns = 100 * MS;
+	w.seed = 12;
+	if (!bulk)
+		w.rate = 1ull << 40;
+	struct seen s = { 0 };
+	struct engine_result res;
+	ok = ok && run1(eng, &w, &s, &res) == 0;
+	if (ok) {
+		out->peak_bps = (double)res.wl[0].bytes[DIR_WRITE] /
+				((double)res.wl[0].measured_ns * 1e-9);
+		engine_result_free(&res);
+	}
+	for (int pass = 0; pass < 2 && ok; pass++) {
+		if (pass)
+			engine_idle(eng, 1 * S_NS);
+		fill_workload(&w, size / 131072 * 131072);
+		s.n = 0;
+		ok = run1(eng, &w, &s, &res) == 0;
+		if (ok) {
+			out->fill_s[pass] = (double)res.wl[0].measured_ns * 1e-9;
+			engine_result_free(&res);
+		}
+	}
+	free(s.s);
+	engine_close(eng);
+	return ok;
+}
+
+TEST(p1_writers_in_bulk_leave_the_drive_as_per_io)
+{
+	struct p1_start r[2];
+	if (!p1_suite_start(false, &r[0]) || !p1_suite_start(true, &r[1]))
+		return;
+	CHECK_REL(r[1].peak_bps, r[0].peak_bps, 0.03);
+	/* the same fills from the same state: to 0.5 % (the writers' data
+	   tagged native though it sat in SLC made the first 2 % slower) */
+	CHECK_REL(r[1].fill_s[0], r[0].fill_s[0], 0.005);
+	CHECK_REL(r[1].fill_s[1], r[0].fill_s[1], 0.005);
 }
 
 TEST(reruns_are_identical)
