@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "sim/model.h"
+#include "sim/sampled.h"
 
 /* One slice being filled. */
 struct slicer {
@@ -34,6 +35,7 @@ struct slicer {
 	sim_slice_fn fn;
 	void *ctx;
 	int stop;
+	struct smp_window *smp;		/* a sampled stream's windows, or NULL */
 };
 
 /* Slice ends are integer ns from the start, so a long stream's slices do
@@ -64,6 +66,9 @@ static int slice_emit(struct slicer *z, uint64_t t_end_ns, struct sb_err *e)
 		z->sl.side[i].lat = z->side_lat[i];
 	if (sim_self_check(z->s, e))
 		return -1;
+	if (z->smp && smp_phase(z->k) == SMP_KEPT)
+		for (uint32_t i = 0; i < z->nside; i++)
+			hist_merge(z->smp->win[2 + i], z->side_lat[i]);
 	int rc = z->fn(z->ctx, &z->sl, e);
 	if (rc < 0)
 		return -1;
@@ -81,6 +86,8 @@ static int slice_emit(struct slicer *z, uint64_t t_end_ns, struct sb_err *e)
 	if (t_end_ns >= slice_end_ns(z)) {
 		z->k++;
 		z->end = ns_to_s(slice_end_ns(z));
+		if (z->smp && smp_slice_begins(z->smp, z->k))
+			return sb_errno(e, ENOMEM, "sim: a sampled stream's window");
 	}
 	return 0;
 }
@@ -101,6 +108,8 @@ static int check_stream(const struct sim *s, const struct sim_stream *st,
 	if (st->read_pct > 99 || (st->read_pct && !st->random && !st->exact))
 		return sb_errf(e, "sim: a mixed bulk stream is random with 1-99 %% reads, not %u %%%s",
 			       st->read_pct, st->random ? "" : " sequential");
+	if (st->sampled && !st->nside)
+		return sb_errf(e, "sim: only reads beside side streams are sampled");
 	if (st->nside > SIM_MAX_SIDE || (st->nside && (st->write || st->read_pct)))
 		return sb_errf(e, "sim: side streams (at most %d) go beside a read stream",
 			       SIM_MAX_SIDE);
@@ -366,15 +375,94 @@ struct cal {
 	struct rng r;
 	uint64_t pos, inflight;
 	uint32_t qd;
+	struct rng draw;	/* a sampled stream's latency draws */
 };
 
-/* Count a completion in the slice, as a read or (tag 1) a write. */
-static void cal_count(struct slicer *z, const struct sim_stream *st, const struct sim_cpl *c)
+/* Count a completion in the slice, as a read or (tag 1) a write; a real
+   one in a sampled stream's window is measured. */
+static void cal_count(struct slicer *z, const struct sim_stream *st, const struct sim_cpl *c,
+		      bool real)
 {
 	bool wr = c->tag != 0;
-	hist_add(wr ? z->wlat : z->lat, c->t_done_ns - c->t_submit_ns);
+	uint64_t lat = c->t_done_ns - c->t_submit_ns;
+	hist_add(wr ? z->wlat : z->lat, lat);
 	*(wr ? &z->sl.wios : &z->sl.ios) += 1;
 	*(wr ? &z->sl.wbytes : &z->sl.bytes) += st->bs;
+	if (real && z->smp && smp_phase(z->k) == SMP_KEPT)
+		smp_measured(z->smp, c->tag, lat);
+}
+
+/* A sampled stream's gap: its reads are virtual (sampled.h). */
+static bool smp_gap(const struct slicer *z)
+{
+	return z->smp && smp_phase(z->k) == SMP_GAP_ && smp_can_draw(z->smp, 0);
+}
+
+/*
+ * Issue the stream's next read: in a sampled stream's gap a virtual one,
+ * holding its place in the queue for a latency drawn from the window and
+ * keeping the drive as busy meanwhile (no idle work starts that the
+ * reads would not have allowed).
+ */
+static int read_go(struct sim *s, const struct sim_stream *st, struct slicer *z,
+		   struct cal *k, struct sb_err *e)
+{
+	uint64_t off = next_off(st, &k->r, &k->pos);
+	if (smp_gap(z)) {
+		uint64_t lat = smp_draw(z->smp, 0, rng_unit(&k->draw));
+		if (smp_vpush(z->smp, s->now + lat, lat, 0))
+			return sb_errno(e, ENOMEM, "sim: a sampled stream's reads");
+		double busy = ns_to_s(s->now + lat);
+		if (busy > s->wp.last_busy)
+			s->wp.last_busy = busy;
+		s->virtual_reads++;
+	} else {
+		struct sim_io io = { SIM_READ, off, st->bs, 0, false };
+		if (sim_submit(s, &io, e))
+			return -1;
+	}
+	k->inflight++;
+	return 0;
+}
+
+/*
+ * The next completion due by `deadline`, real or virtual (the earlier):
+ * 1 with *c set (*real says which), 0 when none; the slices it passes
+ * are emitted.  In a gap a side stream's real I/O (not a flush: `hold`
+ * says which tags) is held to a latency drawn from the window's of that
+ * stream when that is longer: beside the reads it would have waited for
+ * them (controller cores, link), and the stream goes on only then.
+ */
+static int next_cpl(struct sim *s, struct slicer *z, struct cal *k, uint64_t deadline,
+		    uint32_t hold, struct sim_cpl *c, bool *real, struct sb_err *e)
+{
+	for (;;) {
+		const struct smp_vread *v = z->smp ? smp_vtop(z->smp) : NULL;
+		uint64_t until = v && v->t_done < deadline ? v->t_done : deadline;
+		if (sim_reap(s, c, 1, 1, until) == 1) {
+			*real = true;
+			if (c->tag && (hold >> c->tag & 1) && smp_gap(z)) {
+				uint64_t lat = smp_draw(z->smp, c->tag, rng_unit(&k->draw));
+				if (c->t_submit_ns + lat > c->t_done_ns) {
+					if (smp_vpush(z->smp, c->t_submit_ns + lat, lat, c->tag))
+						return sb_errno(e, ENOMEM, "sim: a sampled stream's I/Os");
+					continue;
+				}
+			}
+		} else if (v && v->t_done <= deadline) {
+			struct smp_vread x = smp_vpop(z->smp);
+			if (s->now < x.t_done)
+				s->now = x.t_done;
+			*c = (struct sim_cpl){ x.tag, x.t_done - x.lat, x.t_done, 0 };
+			*real = false;
+		} else {
+			return 0;
+		}
+		while (c->t_done_ns > slice_end_ns(z) && !z->stop)
+			if (slice_emit(z, slice_end_ns(z), e))
+				return -1;
+		return 1;
+	}
 }
 
 /*
@@ -400,7 +488,7 @@ static int cal_next(struct sim *s, const struct sim_stream *st, struct slicer *z
 	while (c->t_done_ns > slice_end_ns(z) && !z->stop)
 		if (slice_emit(z, slice_end_ns(z), e))
 			return -1;
-	cal_count(z, st, c);
+	cal_count(z, st, c, true);
 	return 1;
 }
 
@@ -434,7 +522,7 @@ static uint64_t cal_drain(struct sim *s, const struct sim_stream *st, struct sli
 	struct sim_cpl c;
 	while (k->inflight && sim_reap(s, &c, 1, 1, UINT64_MAX) == 1) {
 		k->inflight--;
-		cal_count(z, st, &c);
+		cal_count(z, st, &c, true);
 		n++;
 	}
 	return n;
@@ -476,7 +564,7 @@ static int fluid_exact(struct sim *s, const struct sim_stream *st,
 		while (c.t_done_ns > slice_end_ns(z) && !z->stop)
 			if (slice_emit(z, slice_end_ns(z), e))
 				return -1;
-		cal_count(z, st, &c);
+		cal_count(z, st, &c, true);
 	}
 	if ((z->sl.ios || z->sl.wios || s->now > z->sl.t_start_ns) && slice_emit(z, s->now, e))
 		return -1;
@@ -566,11 +654,11 @@ static int sides_go(struct sim *s, struct side_run *u, uint32_t n, uint64_t *nex
 
 /* A completion: emit the slices it passed, count it where it belongs. */
 static void sides_count(struct slicer *z, const struct sim_stream *st, struct side_run *u,
-			struct cal *k, const struct sim_cpl *c)
+			struct cal *k, const struct sim_cpl *c, bool real)
 {
 	if (c->tag < 2) {
 		k->inflight--;
-		cal_count(z, st, c);
+		cal_count(z, st, c, real);
 		return;
 	}
 	struct side_run *x = &u[c->tag - 2];
@@ -582,19 +670,19 @@ static void sides_count(struct slicer *z, const struct sim_stream *st, struct si
 	struct sim_side_slice *o = &z->sl.side[c->tag - 2];
 	o->bytes += x->sd->bs;
 	o->ios++;
-	hist_add(z->side_lat[c->tag - 2], c->t_done_ns - c->t_submit_ns);
+	uint64_t lat = c->t_done_ns - c->t_submit_ns;
+	hist_add(z->side_lat[c->tag - 2], lat);
+	/* (into a window's measure at the slice's end, slice_emit) */
 }
 
-/* Reap one completion due by `deadline`; emits the slices it passed. */
-static int sides_reap(struct sim *s, struct slicer *z, uint64_t deadline, struct sim_cpl *c,
-		      struct sb_err *e)
+/* The side streams' tags whose completions a gap may hold: not a flush. */
+static uint32_t sides_hold(const struct side_run *u, uint32_t n)
 {
-	if (sim_reap(s, c, 1, 1, deadline) != 1)
-		return 0;
-	while (c->t_done_ns > slice_end_ns(z) && !z->stop)
-		if (slice_emit(z, slice_end_ns(z), e))
-			return -1;
-	return 1;
+	uint32_t m = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (!u[i].flushing)
+			m |= 1u << (2 + i);
+	return m;
 }
 
 /*
@@ -614,6 +702,7 @@ static int fluid_sides(struct sim *s, const struct sim_stream *st, uint64_t max_
 	/* every reader's I/O in flight, as in fluid_exact */
 	struct cal k = { .pos = st->start_off, .qd = st->qd };
 	rng_seed(&k.r, st->seed ^ 0x72656164ull);
+	rng_seed(&k.draw, st->seed ^ 0x73616d706c6564ull);
 	uint64_t ios_left = max_bytes ? (max_bytes + st->bs - 1) / st->bs : UINT64_MAX;
 	uint64_t end = z->deadline_ns, done = 0;
 	struct sim_cpl c;
@@ -621,25 +710,24 @@ static int fluid_sides(struct sim *s, const struct sim_stream *st, uint64_t max_
 		bool open = s->now < end && !z->stop && done < ios_left;
 		uint64_t next = UINT64_MAX;
 		if (open) {
-			while (k.inflight < k.qd && k.inflight < ios_left - done) {
-				struct sim_io io = { SIM_READ, next_off(st, &k.r, &k.pos), st->bs, 0, false };
-				if (sim_submit(s, &io, e))
+			while (k.inflight < k.qd && k.inflight < ios_left - done)
+				if (read_go(s, st, z, &k, e))
 					return -1;
-				k.inflight++;
-			}
 			if (sides_go(s, u, ns, &next, e))
 				return -1;
 		}
-		if (!s->nheap && (!open || next == UINT64_MAX))
+		if (!s->nheap && !(z->smp && smp_vtop(z->smp)) && (!open || next == UINT64_MAX))
 			break;
 		/* the next completion, or the clock to a side stream's time
 		   (or the end) when that comes first */
-		int got = sides_reap(s, z, !open ? UINT64_MAX : next < end ? next : end, &c, e);
+		bool real;
+		int got = next_cpl(s, z, &k, !open ? UINT64_MAX : next < end ? next : end,
+				   sides_hold(u, ns), &c, &real, e);
 		if (got < 0)
 			return -1;
 		if (got) {
 			done += c.tag < 2;
-			sides_count(z, st, u, &k, &c);
+			sides_count(z, st, u, &k, &c, real);
 		}
 	}
 	bool any = z->sl.ios;
@@ -861,6 +949,14 @@ out:
 	return rc;
 }
 
+static void slicer_free(struct slicer *z)
+{
+	hist_free(z->lat);
+	hist_free(z->wlat);
+	for (uint32_t i = 0; i < z->nside; i++)
+		hist_free(z->side_lat[i]);
+}
+
 int sim_run_fluid(struct sim *s, const struct sim_stream *st,
 		  uint64_t max_bytes, uint64_t max_ns, uint64_t slice_ns,
 		  sim_slice_fn fn, void *ctx, struct sb_err *e)
@@ -881,10 +977,7 @@ int sim_run_fluid(struct sim *s, const struct sim_stream *st,
 	for (uint32_t i = 0; i < z.nside; i++)
 		oom |= !(z.side_lat[i] = hist_new());
 	if (oom) {
-		hist_free(z.lat);
-		hist_free(z.wlat);
-		for (uint32_t i = 0; i < z.nside; i++)
-			hist_free(z.side_lat[i]);
+		slicer_free(&z);
 		return sb_errno(e, ENOMEM, "sim: histogram");
 	}
 	z.t0_ns = s->now;
@@ -894,14 +987,25 @@ int sim_run_fluid(struct sim *s, const struct sim_stream *st,
 	z.sl.next_off = st->start_off;
 	z.deadline_ns = max_ns && max_ns < UINT64_MAX - s->now ? s->now + max_ns : UINT64_MAX;
 	double deadline = z.deadline_ns == UINT64_MAX ? INFINITY : ns_to_s(z.deadline_ns);
+	/* Sampled only for a time (a byte limit is met by counting every
+	   I/O), and when the interface's queue takes all the stream's I/Os:
+	   a virtual read holds no slot of it, so the real I/Os beside it
+	   would not wait for one as they do beside real reads. */
+	struct smp_window smp;
+	if (st->sampled && !max_bytes && st->qd + st->nside <= (uint32_t)s->p.qd_cap) {
+		if (smp_init(&smp, st->nside)) {
+			slicer_free(&z);
+			return sb_errno(e, ENOMEM, "sim: a sampled stream's window");
+		}
+		z.smp = &smp;
+	}
 	int rc = st->nside ? fluid_sides(s, st, max_bytes, &z, e) :
 		 st->exact ? fluid_exact(s, st, max_bytes, deadline, &z, e) :
 		 st->read_pct ? fluid_mixed(s, st, max_bytes, deadline, &z, e) :
 		 st->write ? fluid_write(s, st, max_bytes, deadline, &z, e) :
 			     fluid_read(s, st, max_bytes, deadline, &z, e);
-	hist_free(z.lat);
-	hist_free(z.wlat);
-	for (uint32_t i = 0; i < z.nside; i++)
-		hist_free(z.side_lat[i]);
+	if (z.smp)
+		smp_free(z.smp);
+	slicer_free(&z);
 	return rc;
 }
