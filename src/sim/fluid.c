@@ -66,7 +66,7 @@ static int slice_emit(struct slicer *z, uint64_t t_end_ns, struct sb_err *e)
 		z->sl.side[i].lat = z->side_lat[i];
 	if (sim_self_check(z->s, e))
 		return -1;
-	if (z->smp && smp_phase(z->k) == SMP_KEPT)
+	if (z->smp && z->smp->ph == SMP_KEPT)
 		for (uint32_t i = 0; i < z->nside; i++)
 			hist_merge(z->smp->win[2 + i], z->side_lat[i]);
 	int rc = z->fn(z->ctx, &z->sl, e);
@@ -86,7 +86,7 @@ static int slice_emit(struct slicer *z, uint64_t t_end_ns, struct sb_err *e)
 	if (t_end_ns >= slice_end_ns(z)) {
 		z->k++;
 		z->end = ns_to_s(slice_end_ns(z));
-		if (z->smp && smp_slice_begins(z->smp, z->k))
+		if (z->smp && smp_slice_begins(z->smp))
 			return sb_errno(e, ENOMEM, "sim: a sampled stream's window");
 	}
 	return 0;
@@ -388,14 +388,14 @@ static void cal_count(struct slicer *z, const struct sim_stream *st, const struc
 	hist_add(wr ? z->wlat : z->lat, lat);
 	*(wr ? &z->sl.wios : &z->sl.ios) += 1;
 	*(wr ? &z->sl.wbytes : &z->sl.bytes) += st->bs;
-	if (real && z->smp && smp_phase(z->k) == SMP_KEPT)
+	if (real && z->smp && z->smp->ph == SMP_KEPT)
 		smp_measured(z->smp, c->tag, lat);
 }
 
 /* A sampled stream's gap: its reads are virtual (sampled.h). */
 static bool smp_gap(const struct slicer *z)
 {
-	return z->smp && smp_phase(z->k) == SMP_GAP_ && smp_can_draw(z->smp, 0);
+	return z->smp && z->smp->ph == SMP_GAP_ && smp_can_draw(z->smp, 0);
 }
 
 /*
@@ -728,6 +728,8 @@ static int fluid_sides(struct sim *s, const struct sim_stream *st, uint64_t max_
 		if (got) {
 			done += c.tag < 2;
 			sides_count(z, st, u, &k, &c, real);
+			if (z->smp && real)
+				smp_regime(z->smp, s->wp.last);
 		}
 	}
 	bool any = z->sl.ios;

@@ -7,17 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum smp_phase smp_phase(uint64_t k)
-{
-	if (k < SMP_FIRST)
-		return k < SMP_FIRST - SMP_KEEP ? SMP_REAL : SMP_KEPT;
-	uint64_t q = (k - SMP_FIRST) % SMP_PERIOD;
-	return q < SMP_GAP ? SMP_GAP_ : q == SMP_GAP ? SMP_REAL : SMP_KEPT;
-}
-
 int smp_init(struct smp_window *m, uint32_t nside)
 {
 	memset(m, 0, sizeof *m);
+	m->ph = SMP_REAL;
+	m->left = SMP_FIRST - SMP_KEEP;
 	m->nkinds = 2 + (nside < SMP_MAX_SIDE ? nside : SMP_MAX_SIDE);
 	bool oom = false;
 	for (uint32_t i = 0; i < m->nkinds; i++)
@@ -71,17 +65,44 @@ static int build_table(struct smp_table *t, const struct lat_hist *h)
 	return 0;
 }
 
-int smp_slice_begins(struct smp_window *m, uint64_t k)
+int smp_slice_begins(struct smp_window *m)
 {
-	enum smp_phase now = smp_phase(k), before = k ? smp_phase(k - 1) : SMP_REAL;
-	if (now == SMP_KEPT && before != SMP_KEPT)
+	if (--m->left)
+		return 0;
+	switch (m->ph) {
+	case SMP_REAL:		/* a window begins */
+		m->ph = SMP_KEPT;
+		m->left = SMP_KEEP;
+		m->seen = 0;
 		for (uint32_t i = 0; i < m->nkinds; i++)
 			hist_reset(m->win[i]);
-	if (now == SMP_GAP_ && before == SMP_KEPT)
+		return 0;
+	case SMP_KEPT:		/* a gap, drawing from it */
+		m->ph = SMP_GAP_;
+		m->left = SMP_GAP;
+		m->win_seen = m->seen;
 		for (uint32_t i = 0; i < m->nkinds; i++)
 			if (build_table(&m->tab[i], m->win[i]))
 				return -1;
+		return 0;
+	case SMP_GAP_:		/* the lead */
+		m->ph = SMP_REAL;
+		m->left = 1;
+		return 0;
+	}
 	return 0;
+}
+
+void smp_regime(struct smp_window *m, unsigned r)
+{
+	uint32_t bit = r < 32 ? 1u << r : 0;
+	if (m->ph == SMP_KEPT)
+		m->seen |= bit;
+	else if (m->ph == SMP_GAP_ && !(m->win_seen & bit)) {
+		/* the rest of this slice and the next are the lead */
+		m->ph = SMP_REAL;
+		m->left = 2;
+	}
 }
 
 void smp_measured(struct smp_window *m, uint64_t tag, uint64_t lat)

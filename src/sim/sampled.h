@@ -13,13 +13,16 @@
  * trial is followed, window by window), and the gaps keep the window's
  * rate and latency shape.
  *
- * The slices, counted from the stream's start:
+ * The slices, from the stream's start:
  *   first  SMP_FIRST slices real: the queue fills and settles; the last
  *          SMP_KEEP of them are the first window;
- *   then   periods of SMP_PERIOD slices: the gap (SMP_GAP slices, reads
- *          virtual), a lead slice (real reads again, not in the window:
- *          the queue still holds the gap's virtual reads, which load
- *          nothing), the window (SMP_KEEP slices, real, measured).
+ *   then   in turn: the gap (SMP_GAP slices, reads virtual), a lead slice
+ *          (real reads again, not in the window: the queue still holds
+ *          the gap's virtual reads, which load nothing), the window
+ *          (SMP_KEEP slices, real, measured).
+ * A gap ends at once, the lead starting, when the write path enters a
+ * regime the window did not see (SLC to direct, GC, a burst...): what
+ * the reads meet has changed, and a window measures it.
  */
 #ifndef SSDBENCH_SIM_SAMPLED_H
 #define SSDBENCH_SIM_SAMPLED_H
@@ -41,7 +44,6 @@ enum smp_phase {
 	SMP_GAP_,	/* virtual reads */
 };
 
-enum smp_phase smp_phase(uint64_t k);	/* of the stream's k-th slice */
 
 /* A virtual completion in flight: a virtual read (tag 0), or a real
    I/O of the gap held to a latency drawn from the window (its tag). */
@@ -61,6 +63,10 @@ struct smp_table {
 #define SMP_KINDS (2u + SMP_MAX_SIDE)
 
 struct smp_window {
+	enum smp_phase ph;
+	uint32_t left;			/* slices to begin before the next phase */
+	uint32_t seen, win_seen;	/* write path regimes (bits) in the window
+					   being measured, in the last one */
 	struct lat_hist *win[SMP_KINDS];	/* the window's real I/Os */
 	struct smp_table tab[SMP_KINDS];	/* the last window's, to draw */
 	uint32_t nkinds;
@@ -72,10 +78,14 @@ struct smp_window {
 int smp_init(struct smp_window *m, uint32_t nside);
 void smp_free(struct smp_window *m);
 
-/* Slice k begins (the one before it was emitted): a window's first
-   slice starts an empty window, a gap's first draws from the last.
-   -1 on ENOMEM. */
-int smp_slice_begins(struct smp_window *m, uint64_t k);
+/* A slice begins (the one before was emitted): a window's first slice
+   starts an empty window, a gap's first draws from the last.  -1 on
+   ENOMEM. */
+int smp_slice_begins(struct smp_window *m);
+
+/* The write path is in regime r (enum regime) now: a window notes it, a
+   gap ends if the window did not see it. */
+void smp_regime(struct smp_window *m, unsigned r);
 
 /* A real I/O of kind `tag` completed in a window with this latency. */
 void smp_measured(struct smp_window *m, uint64_t tag, uint64_t lat);
