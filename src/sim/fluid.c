@@ -57,6 +57,37 @@ static uint64_t stop_ns(const struct slicer *z, double t)
 	return ns;
 }
 
+static void spread(struct lat_hist *dst, const struct lat_hist *shape, uint64_t n,
+		   double scale);
+
+/* A sampled stream's slice: kept as its window's, or its reads replaced
+   by the window's (sampled.h); none past the deadline, where no
+   repeated read is in flight. */
+static void slice_sample(struct slicer *z, uint64_t t_end_ns)
+{
+	struct smp_slice now = { z->sl.bytes, z->sl.ios, z->lat };
+	uint64_t a = z->sl.t_start_ns, d = z->deadline_ns;
+	bool whole = t_end_ns == slice_end_ns(z) && a + z->slice_ns == t_end_ns;
+	const struct smp_slice *t = smp_slice_ends(z->smp, &now, whole, z->side_lat);
+	if (!t)
+		return;
+	uint64_t b = t_end_ns < d ? t_end_ns : d;
+	a = a < d ? a : d;
+	double frac = fmin(1.0, (double)(b - a) / (double)z->slice_ns);
+	hist_reset(z->lat);
+	if (frac >= 1.0) {
+		z->sl.ios = t->ios;
+		z->sl.bytes = t->bytes;
+		hist_merge(z->lat, t->lat);
+	} else {
+		uint64_t n = (uint64_t)llround((double)t->ios * frac);
+		z->sl.bytes = t->ios ? t->bytes / t->ios * n : 0;
+		z->sl.ios = n;
+		spread(z->lat, t->lat, n, 1.0);
+	}
+	z->smp->repeated += z->sl.ios;
+}
+
 static int slice_emit(struct slicer *z, uint64_t t_end_ns, struct sb_err *e)
 {
 	z->sl.t_end_ns = t_end_ns;
@@ -66,9 +97,8 @@ static int slice_emit(struct slicer *z, uint64_t t_end_ns, struct sb_err *e)
 		z->sl.side[i].lat = z->side_lat[i];
 	if (sim_self_check(z->s, e))
 		return -1;
-	if (z->smp && z->smp->ph == SMP_KEPT)
-		for (uint32_t i = 0; i < z->nside; i++)
-			hist_merge(z->smp->win[2 + i], z->side_lat[i]);
+	if (z->smp)
+		slice_sample(z, t_end_ns);
 	int rc = z->fn(z->ctx, &z->sl, e);
 	if (rc < 0)
 		return -1;
@@ -378,83 +408,67 @@ struct cal {
 	struct rng draw;	/* a sampled stream's latency draws */
 };
 
-/* Count a completion in the slice, as a read or (tag 1) a write; a real
-   one in a sampled stream's window is measured. */
-static void cal_count(struct slicer *z, const struct sim_stream *st, const struct sim_cpl *c,
-		      bool real)
+/* Count a completion in the slice, as a read or (tag 1) a write. */
+static void cal_count(struct slicer *z, const struct sim_stream *st, const struct sim_cpl *c)
 {
 	bool wr = c->tag != 0;
-	uint64_t lat = c->t_done_ns - c->t_submit_ns;
-	hist_add(wr ? z->wlat : z->lat, lat);
+	hist_add(wr ? z->wlat : z->lat, c->t_done_ns - c->t_submit_ns);
 	*(wr ? &z->sl.wios : &z->sl.ios) += 1;
 	*(wr ? &z->sl.wbytes : &z->sl.bytes) += st->bs;
-	if (real && z->smp && z->smp->ph == SMP_KEPT)
-		smp_measured(z->smp, c->tag, lat);
 }
 
-/* A sampled stream's gap: its reads are virtual (sampled.h). */
+/* A sampled stream's gap: no read is simulated (sampled.h). */
 static bool smp_gap(const struct slicer *z)
 {
-	return z->smp && z->smp->ph == SMP_GAP_ && smp_can_draw(z->smp, 0);
+	return z->smp && smp_in_gap(z->smp);
 }
 
 /*
- * Issue the stream's next read: in a sampled stream's gap a virtual one,
- * holding its place in the queue for a latency drawn from the window and
- * keeping the drive as busy meanwhile (no idle work starts that the
- * reads would not have allowed).
+ * In a gap the clock moves no further than the slice's end (the slice
+ * is then emitted: nothing may complete in it) and, as the reads that
+ * are not simulated would, keeps the drive busy up to there: no idle
+ * work starts that the whole stream would not have allowed.
  */
-static int read_go(struct sim *s, const struct sim_stream *st, struct slicer *z,
-		   struct cal *k, struct sb_err *e)
+static uint64_t gap_until(struct sim *s, const struct slicer *z, uint64_t until)
 {
-	uint64_t off = next_off(st, &k->r, &k->pos);
-	if (smp_gap(z)) {
-		uint64_t lat = smp_draw(z->smp, 0, rng_unit(&k->draw));
-		if (smp_vpush(z->smp, s->now + lat, lat, 0))
-			return sb_errno(e, ENOMEM, "sim: a sampled stream's reads");
-		double busy = ns_to_s(s->now + lat);
-		if (busy > s->wp.last_busy)
-			s->wp.last_busy = busy;
-		s->virtual_reads++;
-	} else {
-		struct sim_io io = { SIM_READ, off, st->bs, 0, false };
-		if (sim_submit(s, &io, e))
-			return -1;
-	}
-	k->inflight++;
-	return 0;
+	uint64_t b = slice_end_ns(z);
+	if (until > b)
+		until = b;
+	double busy = ns_to_s(until);
+	if (busy > s->wp.last_busy)
+		s->wp.last_busy = busy;
+	return until;
 }
 
 /*
- * The next completion due by `deadline`, real or virtual (the earlier):
- * 1 with *c set (*real says which), 0 when none; the slices it passes
- * are emitted.  In a gap a side stream's real I/O (not a flush: `hold`
- * says which tags) is held to a latency drawn from the window's of that
- * stream when that is longer: beside the reads it would have waited for
- * them (controller cores, link), and the stream goes on only then.
+ * The next completion due by `deadline`: 1 with *c set, 0 when none; the
+ * slices it passes are emitted.  In a sampled stream's gap a side
+ * stream's I/O (not a flush: `hold` says which tags) is held to a latency
+ * drawn from that stream's in the window when that is longer: beside the
+ * reads it would have waited for them (queue slots, cores, link), and
+ * its stream goes on only then.
  */
 static int next_cpl(struct sim *s, struct slicer *z, struct cal *k, uint64_t deadline,
-		    uint32_t hold, struct sim_cpl *c, bool *real, struct sb_err *e)
+		    uint32_t hold, struct sim_cpl *c, struct sb_err *e)
 {
 	for (;;) {
-		const struct smp_vread *v = z->smp ? smp_vtop(z->smp) : NULL;
+		const struct smp_held *v = z->smp ? smp_htop(z->smp) : NULL;
 		uint64_t until = v && v->t_done < deadline ? v->t_done : deadline;
 		if (sim_reap(s, c, 1, 1, until) == 1) {
-			*real = true;
-			if (c->tag && (hold >> c->tag & 1) && smp_gap(z)) {
-				uint64_t lat = smp_draw(z->smp, c->tag, rng_unit(&k->draw));
+			if (c->tag >= 2 && (hold >> c->tag & 1) && smp_gap(z)) {
+				uint64_t lat = smp_side_draw(z->smp, (uint32_t)c->tag - 2,
+							     rng_unit(&k->draw));
 				if (c->t_submit_ns + lat > c->t_done_ns) {
-					if (smp_vpush(z->smp, c->t_submit_ns + lat, lat, c->tag))
+					if (smp_hpush(z->smp, c->t_submit_ns + lat, lat, c->tag))
 						return sb_errno(e, ENOMEM, "sim: a sampled stream's I/Os");
 					continue;
 				}
 			}
 		} else if (v && v->t_done <= deadline) {
-			struct smp_vread x = smp_vpop(z->smp);
+			struct smp_held x = smp_hpop(z->smp);
 			if (s->now < x.t_done)
 				s->now = x.t_done;
 			*c = (struct sim_cpl){ x.tag, x.t_done - x.lat, x.t_done, 0 };
-			*real = false;
 		} else {
 			return 0;
 		}
@@ -488,7 +502,7 @@ static int cal_next(struct sim *s, const struct sim_stream *st, struct slicer *z
 	while (c->t_done_ns > slice_end_ns(z) && !z->stop)
 		if (slice_emit(z, slice_end_ns(z), e))
 			return -1;
-	cal_count(z, st, c, true);
+	cal_count(z, st, c);
 	return 1;
 }
 
@@ -522,7 +536,7 @@ static uint64_t cal_drain(struct sim *s, const struct sim_stream *st, struct sli
 	struct sim_cpl c;
 	while (k->inflight && sim_reap(s, &c, 1, 1, UINT64_MAX) == 1) {
 		k->inflight--;
-		cal_count(z, st, &c, true);
+		cal_count(z, st, &c);
 		n++;
 	}
 	return n;
@@ -564,7 +578,7 @@ static int fluid_exact(struct sim *s, const struct sim_stream *st,
 		while (c.t_done_ns > slice_end_ns(z) && !z->stop)
 			if (slice_emit(z, slice_end_ns(z), e))
 				return -1;
-		cal_count(z, st, &c, true);
+		cal_count(z, st, &c);
 	}
 	if ((z->sl.ios || z->sl.wios || s->now > z->sl.t_start_ns) && slice_emit(z, s->now, e))
 		return -1;
@@ -654,11 +668,11 @@ static int sides_go(struct sim *s, struct side_run *u, uint32_t n, uint64_t *nex
 
 /* A completion: emit the slices it passed, count it where it belongs. */
 static void sides_count(struct slicer *z, const struct sim_stream *st, struct side_run *u,
-			struct cal *k, const struct sim_cpl *c, bool real)
+			struct cal *k, const struct sim_cpl *c)
 {
 	if (c->tag < 2) {
 		k->inflight--;
-		cal_count(z, st, c, real);
+		cal_count(z, st, c);
 		return;
 	}
 	struct side_run *x = &u[c->tag - 2];
@@ -670,9 +684,7 @@ static void sides_count(struct slicer *z, const struct sim_stream *st, struct si
 	struct sim_side_slice *o = &z->sl.side[c->tag - 2];
 	o->bytes += x->sd->bs;
 	o->ios++;
-	uint64_t lat = c->t_done_ns - c->t_submit_ns;
-	hist_add(z->side_lat[c->tag - 2], lat);
-	/* (into a window's measure at the slice's end, slice_emit) */
+	hist_add(z->side_lat[c->tag - 2], c->t_done_ns - c->t_submit_ns);
 }
 
 /* The side streams' tags whose completions a gap may hold: not a flush. */
@@ -708,28 +720,36 @@ static int fluid_sides(struct sim *s, const struct sim_stream *st, uint64_t max_
 	struct sim_cpl c;
 	for (;;) {
 		bool open = s->now < end && !z->stop && done < ios_left;
+		bool gap = smp_gap(z);
 		uint64_t next = UINT64_MAX;
 		if (open) {
-			while (k.inflight < k.qd && k.inflight < ios_left - done)
-				if (read_go(s, st, z, &k, e))
+			while (!gap && k.inflight < k.qd && k.inflight < ios_left - done) {
+				struct sim_io io = { SIM_READ, next_off(st, &k.r, &k.pos), st->bs, 0, false };
+				if (sim_submit(s, &io, e))
 					return -1;
+				k.inflight++;
+			}
 			if (sides_go(s, u, ns, &next, e))
 				return -1;
 		}
-		if (!s->nheap && !(z->smp && smp_vtop(z->smp)) && (!open || next == UINT64_MAX))
+		if (!s->nheap && !(z->smp && smp_htop(z->smp)) && (!open || next == UINT64_MAX))
 			break;
 		/* the next completion, or the clock to a side stream's time
 		   (or the end) when that comes first */
-		bool real;
-		int got = next_cpl(s, z, &k, !open ? UINT64_MAX : next < end ? next : end,
-				   sides_hold(u, ns), &c, &real, e);
+		uint64_t until = !open ? UINT64_MAX : next < end ? next : end;
+		if (gap && open)
+			until = gap_until(s, z, until);
+		int got = next_cpl(s, z, &k, until, sides_hold(u, ns), &c, e);
 		if (got < 0)
 			return -1;
 		if (got) {
 			done += c.tag < 2;
-			sides_count(z, st, u, &k, &c, real);
-			if (z->smp && real)
+			sides_count(z, st, u, &k, &c);
+			if (z->smp)
 				smp_regime(z->smp, s->wp.last);
+		} else if (gap && open && s->now >= slice_end_ns(z) &&
+			   slice_emit(z, slice_end_ns(z), e)) {
+			return -1;	/* a gap's slice with nothing completing */
 		}
 	}
 	bool any = z->sl.ios;
@@ -991,8 +1011,8 @@ int sim_run_fluid(struct sim *s, const struct sim_stream *st,
 	double deadline = z.deadline_ns == UINT64_MAX ? INFINITY : ns_to_s(z.deadline_ns);
 	/* Sampled only for a time (a byte limit is met by counting every
 	   I/O), and when the interface's queue takes all the stream's I/Os:
-	   a virtual read holds no slot of it, so the real I/Os beside it
-	   would not wait for one as they do beside real reads. */
+	   beside reads that wait for a slot of it the side streams' pace
+	   depends on the reads' I/O by I/O. */
 	struct smp_window smp;
 	if (st->sampled && !max_bytes && st->qd + st->nside <= (uint32_t)s->p.qd_cap) {
 		if (smp_init(&smp, st->nside)) {
@@ -1006,8 +1026,10 @@ int sim_run_fluid(struct sim *s, const struct sim_stream *st,
 		 st->read_pct ? fluid_mixed(s, st, max_bytes, deadline, &z, e) :
 		 st->write ? fluid_write(s, st, max_bytes, deadline, &z, e) :
 			     fluid_read(s, st, max_bytes, deadline, &z, e);
-	if (z.smp)
+	if (z.smp) {
+		s->repeated_reads += smp.repeated;
 		smp_free(z.smp);
+	}
 	slicer_free(&z);
 	return rc;
 }

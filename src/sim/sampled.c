@@ -1,6 +1,6 @@
 /*
- * The windows of a sampled exact stream, what its gaps draw from, and its
- * virtual reads in flight (sampled.h).
+ * The windows of a sampled stream, the slices its gaps repeat, and its
+ * held side-stream completions (sampled.h).
  */
 #include "sim/sampled.h"
 
@@ -12,10 +12,12 @@ int smp_init(struct smp_window *m, uint32_t nside)
 	memset(m, 0, sizeof *m);
 	m->ph = SMP_REAL;
 	m->left = SMP_FIRST - SMP_KEEP;
-	m->nkinds = 2 + (nside < SMP_MAX_SIDE ? nside : SMP_MAX_SIDE);
+	m->nside = nside < SMP_MAX_SIDE ? nside : SMP_MAX_SIDE;
 	bool oom = false;
-	for (uint32_t i = 0; i < m->nkinds; i++)
-		oom |= !(m->win[i] = hist_new());
+	for (uint32_t i = 0; i < SMP_KEEP; i++)
+		oom |= !(m->t[i].lat = hist_new());
+	for (uint32_t i = 0; i < m->nside; i++)
+		oom |= !(m->side[i] = hist_new());
 	if (oom) {
 		smp_free(m);
 		return -1;
@@ -25,17 +27,17 @@ int smp_init(struct smp_window *m, uint32_t nside)
 
 void smp_free(struct smp_window *m)
 {
-	for (uint32_t i = 0; i < m->nkinds; i++) {
-		hist_free(m->win[i]);
+	for (uint32_t i = 0; i < SMP_KEEP; i++)
+		hist_free(m->t[i].lat);
+	for (uint32_t i = 0; i < m->nside; i++) {
+		hist_free(m->side[i]);
 		free(m->tab[i].cum);
 		free(m->tab[i].val);
 	}
-	free(m->vq);
+	free(m->hq);
 	memset(m, 0, sizeof *m);
 }
 
-/* The table of h: each non-empty bucket's low end (inside the exact
-   extremes: it falls in the same bucket again) and the count so far. */
 static int build_table(struct smp_table *t, const struct lat_hist *h)
 {
 	uint32_t n = 0;
@@ -70,23 +72,25 @@ int smp_slice_begins(struct smp_window *m)
 	if (--m->left)
 		return 0;
 	switch (m->ph) {
-	case SMP_REAL:		/* a window begins */
+	case SMP_REAL:
+	case SMP_LEAD:		/* a window begins */
 		m->ph = SMP_KEPT;
 		m->left = SMP_KEEP;
-		m->seen = 0;
-		for (uint32_t i = 0; i < m->nkinds; i++)
-			hist_reset(m->win[i]);
+		m->next_kept = 0;
+		for (uint32_t i = 0; i < m->nside; i++)
+			hist_reset(m->side[i]);
 		return 0;
-	case SMP_KEPT:		/* a gap, drawing from it */
+	case SMP_KEPT:		/* a gap, repeating it */
 		m->ph = SMP_GAP_;
 		m->left = SMP_GAP;
 		m->win_seen = m->seen;
-		for (uint32_t i = 0; i < m->nkinds; i++)
-			if (build_table(&m->tab[i], m->win[i]))
+		m->next_repeat = 0;
+		for (uint32_t i = 0; i < m->nside; i++)
+			if (build_table(&m->tab[i], m->side[i]))
 				return -1;
 		return 0;
 	case SMP_GAP_:		/* the lead */
-		m->ph = SMP_REAL;
+		m->ph = SMP_LEAD;
 		m->left = 1;
 		return 0;
 	}
@@ -100,27 +104,43 @@ void smp_regime(struct smp_window *m, unsigned r)
 		m->seen |= bit;
 	else if (m->ph == SMP_GAP_ && !(m->win_seen & bit)) {
 		/* the rest of this slice and the next are the lead */
-		m->ph = SMP_REAL;
+		m->ph = SMP_LEAD;
 		m->left = 2;
 	}
 }
 
-void smp_measured(struct smp_window *m, uint64_t tag, uint64_t lat)
+bool smp_in_gap(const struct smp_window *m)
 {
-	if (tag < m->nkinds)
-		hist_add(m->win[tag], lat);
+	return m->ph == SMP_GAP_ && m->kept == SMP_KEEP;
 }
 
-bool smp_can_draw(const struct smp_window *m, uint64_t tag)
+const struct smp_slice *smp_slice_ends(struct smp_window *m, const struct smp_slice *now,
+				       bool whole, struct lat_hist *const *side_lat)
 {
-	return tag < m->nkinds && m->tab[tag].n > 0;
+	if (m->ph == SMP_KEPT) {
+		for (uint32_t i = 0; i < m->nside; i++)
+			hist_merge(m->side[i], side_lat[i]);
+		if (!whole || m->next_kept >= SMP_KEEP)
+			return NULL;
+		struct smp_slice *t = &m->t[m->next_kept++];
+		t->bytes = now->bytes;
+		t->ios = now->ios;
+		hist_reset(t->lat);
+		hist_merge(t->lat, now->lat);
+		if (m->kept < m->next_kept)
+			m->kept = m->next_kept;
+		return NULL;
+	}
+	if (m->ph == SMP_REAL || m->kept < SMP_KEEP)
+		return NULL;
+	return &m->t[m->next_repeat++ % SMP_KEEP];
 }
 
-uint64_t smp_draw(const struct smp_window *m, uint64_t tag, double u)
+uint64_t smp_side_draw(const struct smp_window *m, uint32_t i, double u)
 {
-	if (!smp_can_draw(m, tag))
+	if (i >= m->nside || !m->tab[i].n)
 		return 0;
-	const struct smp_table *t = &m->tab[tag];
+	const struct smp_table *t = &m->tab[i];
 	uint64_t r = (uint64_t)(u * (double)t->cum[t->n - 1]);
 	uint32_t lo = 0, hi = t->n - 1;
 	while (lo < hi) {	/* the first bucket whose count so far > r */
@@ -133,46 +153,46 @@ uint64_t smp_draw(const struct smp_window *m, uint64_t tag, double u)
 	return t->val[lo];
 }
 
-int smp_vpush(struct smp_window *m, uint64_t t_done, uint64_t lat, uint64_t tag)
+int smp_hpush(struct smp_window *m, uint64_t t_done, uint64_t lat, uint64_t tag)
 {
-	if (m->nv == m->vcap) {
-		uint32_t cap = m->vcap ? 2 * m->vcap : 64;
-		struct smp_vread *q = realloc(m->vq, cap * sizeof *q);
+	if (m->nh == m->hcap) {
+		uint32_t cap = m->hcap ? 2 * m->hcap : 64;
+		struct smp_held *q = realloc(m->hq, cap * sizeof *q);
 		if (!q)
 			return -1;
-		m->vq = q;
-		m->vcap = cap;
+		m->hq = q;
+		m->hcap = cap;
 	}
-	uint32_t i = m->nv++;
-	while (i && m->vq[(i - 1) / 2].t_done > t_done) {
-		m->vq[i] = m->vq[(i - 1) / 2];
+	uint32_t i = m->nh++;
+	while (i && m->hq[(i - 1) / 2].t_done > t_done) {
+		m->hq[i] = m->hq[(i - 1) / 2];
 		i = (i - 1) / 2;
 	}
-	m->vq[i] = (struct smp_vread){ t_done, lat, tag };
+	m->hq[i] = (struct smp_held){ t_done, lat, tag };
 	return 0;
 }
 
-const struct smp_vread *smp_vtop(const struct smp_window *m)
+const struct smp_held *smp_htop(const struct smp_window *m)
 {
-	return m->nv ? &m->vq[0] : NULL;
+	return m->nh ? &m->hq[0] : NULL;
 }
 
-struct smp_vread smp_vpop(struct smp_window *m)
+struct smp_held smp_hpop(struct smp_window *m)
 {
-	struct smp_vread top = m->vq[0], last = m->vq[--m->nv];
+	struct smp_held top = m->hq[0], last = m->hq[--m->nh];
 	uint32_t i = 0;
 	for (;;) {
 		uint32_t c = 2 * i + 1;
-		if (c >= m->nv)
+		if (c >= m->nh)
 			break;
-		if (c + 1 < m->nv && m->vq[c + 1].t_done < m->vq[c].t_done)
+		if (c + 1 < m->nh && m->hq[c + 1].t_done < m->hq[c].t_done)
 			c++;
-		if (m->vq[c].t_done >= last.t_done)
+		if (m->hq[c].t_done >= last.t_done)
 			break;
-		m->vq[i] = m->vq[c];
+		m->hq[i] = m->hq[c];
 		i = c;
 	}
-	if (m->nv)
-		m->vq[i] = last;
+	if (m->nh)
+		m->hq[i] = last;
 	return top;
 }

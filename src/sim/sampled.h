@@ -1,28 +1,30 @@
 /*
  * A sampled stream (sim_stream.sampled): reads beside side streams that
- * need no per-I/O tail (the boot search's readers) keep their closed loop
- * of qd reads all through, but are simulated only in windows that recur
- * through the stream.  Between windows (the gaps) a read is virtual: it
- * holds its place in the queue for a latency drawn from the last window's
- * reads, and is counted with it; it costs a draw, not a trip through the
- * drive.  Everything that moves the drive's state stays real throughout:
- * the side streams' writes, fsyncs and trims (each held, in a gap, to at
- * least a latency drawn from the window's I/Os of its stream: beside the
- * reads it would have waited for them).  Each window thus measures the
- * drive as the whole stream has left it (a p99 that grows through a
- * trial is followed, window by window), and the gaps keep the window's
- * rate and latency shape.
+ * need no per-I/O tail (the boot search's readers) are simulated only in
+ * windows that recur through the stream.  Between windows (the gaps) no
+ * read is simulated: each slice repeats one of the last window's slices,
+ * its read count, bytes and latency histogram, so the gaps keep the
+ * window's rate, latency shape and the spread of its samples, at no cost
+ * per read.  Everything that moves the drive's state stays real
+ * throughout: every write, fsync and trim of the side streams.  In a gap
+ * a side stream's I/O takes at least a latency drawn from that stream's
+ * I/Os in the window (beside the reads it would have waited for them:
+ * queue slots, cores, link), and the stream goes on only then, so its
+ * pace is the one it has beside the reads.  Each window thus measures
+ * the drive as the whole stream has left it: a p99 that grows through a
+ * trial is followed window by window.
  *
  * The slices, from the stream's start:
  *   first  SMP_FIRST slices real: the queue fills and settles; the last
  *          SMP_KEEP of them are the first window;
- *   then   in turn: the gap (SMP_GAP slices, reads virtual), a lead slice
- *          (real reads again, not in the window: the queue still holds
- *          the gap's virtual reads, which load nothing), the window
- *          (SMP_KEEP slices, real, measured).
+ *   then   in turn: the gap (SMP_GAP slices, no reads), a lead slice
+ *          (reads simulated again from an empty queue, not counted: the
+ *          slice repeats the window too), the window (SMP_KEEP slices,
+ *          real, kept).
  * A gap ends at once, the lead starting, when the write path enters a
- * regime the window did not see (SLC to direct, GC, a burst...): what
- * the reads meet has changed, and a window measures it.
+ * regime no window has seen (SLC to direct, the first GC...): what the
+ * reads meet has changed, and a window measures it.  (Regimes that
+ * alternate, GC and its bursts, end no gap once both were measured.)
  */
 #ifndef SSDBENCH_SIM_SAMPLED_H
 #define SSDBENCH_SIM_SAMPLED_H
@@ -35,19 +37,17 @@
 #define SMP_FIRST 8u
 #define SMP_KEEP 3u
 #define SMP_GAP 12u
-#define SMP_PERIOD (SMP_GAP + 1u + SMP_KEEP)
 #define SMP_MAX_SIDE 4u		/* SIM_MAX_SIDE */
 
 enum smp_phase {
-	SMP_REAL,	/* real reads, not measured */
-	SMP_KEPT,	/* real reads, measured: the window */
-	SMP_GAP_,	/* virtual reads */
+	SMP_REAL,	/* the stream's first slices: real, not kept */
+	SMP_KEPT,	/* real, kept: the window */
+	SMP_GAP_,	/* no reads: the slice repeats the window */
+	SMP_LEAD,	/* reads again, the slice repeats the window */
 };
 
-
-/* A virtual completion in flight: a virtual read (tag 0), or a real
-   I/O of the gap held to a latency drawn from the window (its tag). */
-struct smp_vread {
+/* A held side-stream completion in flight (a gap's, next_cpl in fluid.c). */
+struct smp_held {
 	uint64_t t_done, lat, tag;
 };
 
@@ -58,47 +58,58 @@ struct smp_table {
 	uint32_t n, cap;
 };
 
-/* Kinds of I/O a window measures, by their fluid.c tags: the stream's
-   reads (0), side stream i's (2 + i); 1 (a mix's writes) is not sampled. */
-#define SMP_KINDS (2u + SMP_MAX_SIDE)
+/* One kept slice of the stream's reads. */
+struct smp_slice {
+	uint64_t bytes, ios;
+	struct lat_hist *lat;
+};
 
 struct smp_window {
 	enum smp_phase ph;
 	uint32_t left;			/* slices to begin before the next phase */
-	uint32_t seen, win_seen;	/* write path regimes (bits) in the window
-					   being measured, in the last one */
-	struct lat_hist *win[SMP_KINDS];	/* the window's real I/Os */
-	struct smp_table tab[SMP_KINDS];	/* the last window's, to draw */
-	uint32_t nkinds;
-	struct smp_vread *vq;		/* a min-heap on t_done */
-	uint32_t nv, vcap;
+	uint32_t seen, win_seen;	/* write path regimes (bits) the windows
+					   saw: so far, up to the last one */
+	struct smp_slice t[SMP_KEEP];	/* the last window's slices */
+	uint32_t kept, next_kept, next_repeat;
+	uint64_t repeated;		/* reads the repeated slices gave */
+	struct lat_hist *side[SMP_MAX_SIDE];	/* side I/Os in the window */
+	struct smp_table tab[SMP_MAX_SIDE];	/* the last window's, to draw */
+	uint32_t nside;
+	struct smp_held *hq;		/* a min-heap on t_done */
+	uint32_t nh, hcap;
 };
 
 /* -1 on ENOMEM (nothing held). */
 int smp_init(struct smp_window *m, uint32_t nside);
 void smp_free(struct smp_window *m);
 
-/* A slice begins (the one before was emitted): a window's first slice
-   starts an empty window, a gap's first draws from the last.  -1 on
-   ENOMEM. */
+/* A slice begins (the one before was emitted).  -1 on ENOMEM. */
 int smp_slice_begins(struct smp_window *m);
 
 /* The write path is in regime r (enum regime) now: a window notes it, a
-   gap ends if the window did not see it. */
+   gap ends if no window saw it. */
 void smp_regime(struct smp_window *m, unsigned r);
 
-/* A real I/O of kind `tag` completed in a window with this latency. */
-void smp_measured(struct smp_window *m, uint64_t tag, uint64_t lat);
+/* Whether the reads are not simulated now: a gap with a whole window to
+   repeat. */
+bool smp_in_gap(const struct smp_window *m);
 
-/* Whether the last window had I/Os of this kind to draw from. */
-bool smp_can_draw(const struct smp_window *m, uint64_t tag);
-/* A latency drawn from the last window's I/Os of this kind (u in
+/*
+ * The slice now ending, with the stream's reads counted in *now and the
+ * side streams' latencies in side_lat: a window's whole slice is kept
+ * (NULL returned); a gap's or a lead's is to be replaced by the window's
+ * slice returned (in turn).  NULL: the slice stays as counted.
+ */
+const struct smp_slice *smp_slice_ends(struct smp_window *m, const struct smp_slice *now,
+				       bool whole, struct lat_hist *const *side_lat);
+
+/* A latency drawn from side stream i's I/Os in the last window (u in
    [0, 1)); 0 when it had none. */
-uint64_t smp_draw(const struct smp_window *m, uint64_t tag, double u);
+uint64_t smp_side_draw(const struct smp_window *m, uint32_t i, double u);
 
-/* The virtual reads in flight. */
-int smp_vpush(struct smp_window *m, uint64_t t_done, uint64_t lat, uint64_t tag);
-const struct smp_vread *smp_vtop(const struct smp_window *m);	/* NULL: none */
-struct smp_vread smp_vpop(struct smp_window *m);
+/* Held side completions in flight. */
+int smp_hpush(struct smp_window *m, uint64_t t_done, uint64_t lat, uint64_t tag);
+const struct smp_held *smp_htop(const struct smp_window *m);	/* NULL: none */
+struct smp_held smp_hpop(struct smp_window *m);
 
 #endif

@@ -108,9 +108,10 @@ struct sim_stream {
 				   (no byte limit), all their I/Os inside the
 				   interface's queue (qd + nside <= qd_cap):
 				   the reads simulated in windows recurring
-				   through the stream, virtual between them,
-				   while the side streams' I/Os all go on
-				   (sampled.h); otherwise every read */
+				   through the stream, the slices between
+				   repeating theirs, while the side streams'
+				   I/Os all go on (sampled.h); otherwise
+				   every read */
 	/* Beside a read stream (read_pct 0, not write): up to SIM_MAX_SIDE
 	   rate-limited streams, run for the same time. */
 	const struct sim_side *side;
@@ -156,8 +157,8 @@ struct sim_state {
 	double map_wb_bytes;		/* map pages written back */
 	double map_cached_span;		/* LBA bytes the cached map pages cover
 					   (the capacity when the map is held whole) */
-	double virtual_reads;		/* sampled streams' reads in their gaps:
-					   drawn, not simulated (fluid.c) */
+	double repeated_reads;		/* sampled streams' reads that repeat a
+					   window's, not simulated (sampled.h) */
 };
 void sim_state(const struct sim *s, struct sim_state *st);
 
