@@ -1015,7 +1015,7 @@ int sim_run_fluid(struct sim *s, const struct sim_stream *st,
 	   depends on the reads' I/O by I/O. */
 	struct smp_window smp;
 	if (st->sampled && !max_bytes && st->qd + st->nside <= (uint32_t)s->p.qd_cap) {
-		if (smp_init(&smp, st->nside)) {
+		if (smp_init(&smp, st->nside, st->seed ^ 0x67617073ull)) {
 			slicer_free(&z);
 			return sb_errno(e, ENOMEM, "sim: a sampled stream's window");
 		}

@@ -7,9 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-int smp_init(struct smp_window *m, uint32_t nside)
+#include "common/rng.h"
+
+int smp_init(struct smp_window *m, uint32_t nside, uint64_t seed)
 {
 	memset(m, 0, sizeof *m);
+	m->gaps = seed;
 	m->ph = SMP_REAL;
 	m->left = SMP_FIRST - SMP_KEEP;
 	m->nside = nside < SMP_MAX_SIDE ? nside : SMP_MAX_SIDE;
@@ -82,7 +85,7 @@ int smp_slice_begins(struct smp_window *m)
 		return 0;
 	case SMP_KEPT:		/* a gap, repeating it */
 		m->ph = SMP_GAP_;
-		m->left = SMP_GAP;
+		m->left = SMP_GAP / 2 + (uint32_t)(splitmix64(&m->gaps) % (SMP_GAP + 1));
 		m->win_seen = m->seen;
 		m->next_repeat = 0;
 		for (uint32_t i = 0; i < m->nside; i++)

@@ -17,7 +17,10 @@
  * The slices, from the stream's start:
  *   first  SMP_FIRST slices real: the queue fills and settles; the last
  *          SMP_KEEP of them are the first window;
- *   then   in turn: the gap (SMP_GAP slices, no reads), a lead slice
+ *   then   in turn: the gap (SMP_GAP slices on average, no reads: its
+ *          length drawn from 6 to 18, so the windows fall at no fixed
+ *          period that a periodic event of the drive, a journal flush
+ *          say, could keep missing or hitting), a lead slice
  *          (reads simulated again from an empty queue, not counted: the
  *          slice repeats the window too), the window (SMP_KEEP slices,
  *          real, kept).
@@ -36,7 +39,7 @@
 
 #define SMP_FIRST 8u
 #define SMP_KEEP 3u
-#define SMP_GAP 12u
+#define SMP_GAP 12u		/* on average: SMP_GAP +- SMP_GAP / 2 */
 #define SMP_MAX_SIDE 4u		/* SIM_MAX_SIDE */
 
 enum smp_phase {
@@ -72,6 +75,7 @@ struct smp_window {
 	struct smp_slice t[SMP_KEEP];	/* the last window's slices */
 	uint32_t kept, next_kept, next_repeat;
 	uint64_t repeated;		/* reads the repeated slices gave */
+	uint64_t gaps;			/* the gaps' lengths: a splitmix64 state */
 	struct lat_hist *side[SMP_MAX_SIDE];	/* side I/Os in the window */
 	struct smp_table tab[SMP_MAX_SIDE];	/* the last window's, to draw */
 	uint32_t nside;
@@ -79,8 +83,8 @@ struct smp_window {
 	uint32_t nh, hcap;
 };
 
-/* -1 on ENOMEM (nothing held). */
-int smp_init(struct smp_window *m, uint32_t nside);
+/* seed: the gaps' lengths.  -1 on ENOMEM (nothing held). */
+int smp_init(struct smp_window *m, uint32_t nside, uint64_t seed);
 void smp_free(struct smp_window *m);
 
 /* A slice begins (the one before was emitted).  -1 on ENOMEM. */

@@ -1,11 +1,11 @@
 /*
  * Sampled streams (sim/sampled.h): reads beside side streams simulated in
- * recurring windows, virtual between them.  Against the same stream
- * exact (every read simulated) from the same state: the readers' rate and
- * p99 follow the drive while a heavy writer moves its state; the side
- * streams' I/Os all reach the drive; most reads are virtual; the same
- * seed gives the same slices; a stream deeper than the interface's queue
- * is not sampled.
+ * recurring windows, the slices between repeating theirs.  Against the
+ * same stream exact (every read simulated) from the same state: the
+ * readers' rate and p99 follow the drive while a heavy writer moves its
+ * state; the side streams' I/Os all reach the drive; many reads are
+ * repeated, not simulated; the same seed gives the same slices; a stream
+ * deeper than the interface's queue is not sampled.
  */
 #include "check.h"
 #include "sim_fixture.h"
@@ -102,8 +102,9 @@ static void seen_free(struct seen *a)
  * programs change as it goes: the sampled trial follows, second by
  * second (reads within 2 %), its p99 within 2 % overall and over the last
  * 2 s; every byte of the writer's reaches the drive.  Many of its reads
- * are virtual: at most 12 of every 16 slices after the first 8, fewer as
- * each new regime of the write path (direct, GC, bursts) ends a gap.
+ * are repeated, not simulated: at most 13 of every 16 slices after the
+ * first 8 (the gap and the lead), fewer as each new regime of the write
+ * path (direct, GC, bursts) ends a gap.
  */
 TEST(sampled_trial_follows_a_moving_drive)
 {
@@ -157,9 +158,10 @@ TEST(sampled_trials_are_deterministic)
 }
 
 /*
- * A virtual read holds no slot of the interface's queue, so a stream
- * deeper than it (the Micron's SATA NCQ: 32) stays every read simulated;
- * within it, it is sampled.
+ * Beside reads that wait for a slot of the interface's queue the side
+ * streams' pace depends on the reads I/O by I/O, so a stream deeper than
+ * it (the Micron's SATA NCQ: 32) stays every read simulated; within it,
+ * it is sampled.
  */
 TEST(streams_deeper_than_the_interface_are_not_sampled)
 {
