@@ -111,7 +111,7 @@ struct fluid_stream {
 	bool sampled;		/* reads beside side streams, needing no
 				   per-I/O tail (workload.sampled_ok): the
 				   backend may simulate them in recurring
-				   windows and draw the rest from those */
+				   windows and repeat those between */
 	struct fluid_side side[FLUID_MAX_SIDE];	/* beside reads only */
 	uint32_t nside;
 };

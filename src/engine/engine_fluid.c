@@ -29,8 +29,8 @@
  * the same time, no byte limit of their own.  When the readers need no
  * per-I/O tail (sampled_ok: a boot trial's, whose figures are its rate,
  * p99, p99.9 and max) the stream goes as `sampled`: the backend may
- * simulate the reads in windows recurring through the run and draw the
- * rest from them, the side streams' I/Os still all simulated.
+ * simulate the reads in windows recurring through the run and repeat
+ * them between, the side streams' I/Os still all simulated.
  */
 #include <errno.h>
 #include <stdatomic.h>

@@ -452,20 +452,19 @@ static int next_cpl(struct sim *s, struct slicer *z, struct cal *k, uint64_t dea
 		    uint32_t hold, struct sim_cpl *c, struct sb_err *e)
 {
 	for (;;) {
-		const struct smp_held *v = z->smp ? smp_htop(z->smp) : NULL;
+		const struct smp_held *v = z->smp ? smp_held_next(z->smp) : NULL;
 		uint64_t until = v && v->t_done < deadline ? v->t_done : deadline;
 		if (sim_reap(s, c, 1, 1, until) == 1) {
 			if (c->tag >= 2 && (hold >> c->tag & 1) && smp_gap(z)) {
 				uint64_t lat = smp_side_draw(z->smp, (uint32_t)c->tag - 2,
 							     rng_unit(&k->draw));
 				if (c->t_submit_ns + lat > c->t_done_ns) {
-					if (smp_hpush(z->smp, c->t_submit_ns + lat, lat, c->tag))
-						return sb_errno(e, ENOMEM, "sim: a sampled stream's I/Os");
+					smp_hold(z->smp, c->tag, c->t_submit_ns + lat, lat);
 					continue;
 				}
 			}
 		} else if (v && v->t_done <= deadline) {
-			struct smp_held x = smp_hpop(z->smp);
+			struct smp_held x = smp_release(z->smp, v);
 			if (s->now < x.t_done)
 				s->now = x.t_done;
 			*c = (struct sim_cpl){ x.tag, x.t_done - x.lat, x.t_done, 0 };
@@ -732,7 +731,7 @@ static int fluid_sides(struct sim *s, const struct sim_stream *st, uint64_t max_
 			if (sides_go(s, u, ns, &next, e))
 				return -1;
 		}
-		if (!s->nheap && !(z->smp && smp_htop(z->smp)) && (!open || next == UINT64_MAX))
+		if (!s->nheap && !(z->smp && smp_held_next(z->smp)) && (!open || next == UINT64_MAX))
 			break;
 		/* the next completion, or the clock to a side stream's time
 		   (or the end) when that comes first */

@@ -37,7 +37,6 @@ void smp_free(struct smp_window *m)
 		free(m->tab[i].cum);
 		free(m->tab[i].val);
 	}
-	free(m->hq);
 	memset(m, 0, sizeof *m);
 }
 
@@ -156,46 +155,23 @@ uint64_t smp_side_draw(const struct smp_window *m, uint32_t i, double u)
 	return t->val[lo];
 }
 
-int smp_hpush(struct smp_window *m, uint64_t t_done, uint64_t lat, uint64_t tag)
+void smp_hold(struct smp_window *m, uint64_t tag, uint64_t t_done, uint64_t lat)
 {
-	if (m->nh == m->hcap) {
-		uint32_t cap = m->hcap ? 2 * m->hcap : 64;
-		struct smp_held *q = realloc(m->hq, cap * sizeof *q);
-		if (!q)
-			return -1;
-		m->hq = q;
-		m->hcap = cap;
-	}
-	uint32_t i = m->nh++;
-	while (i && m->hq[(i - 1) / 2].t_done > t_done) {
-		m->hq[i] = m->hq[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	m->hq[i] = (struct smp_held){ t_done, lat, tag };
-	return 0;
+	m->held[tag - 2] = (struct smp_held){ t_done, lat, tag };
 }
 
-const struct smp_held *smp_htop(const struct smp_window *m)
+const struct smp_held *smp_held_next(const struct smp_window *m)
 {
-	return m->nh ? &m->hq[0] : NULL;
+	const struct smp_held *best = NULL;
+	for (uint32_t i = 0; i < m->nside; i++)
+		if (m->held[i].tag && (!best || m->held[i].t_done < best->t_done))
+			best = &m->held[i];
+	return best;
 }
 
-struct smp_held smp_hpop(struct smp_window *m)
+struct smp_held smp_release(struct smp_window *m, const struct smp_held *h)
 {
-	struct smp_held top = m->hq[0], last = m->hq[--m->nh];
-	uint32_t i = 0;
-	for (;;) {
-		uint32_t c = 2 * i + 1;
-		if (c >= m->nh)
-			break;
-		if (c + 1 < m->nh && m->hq[c + 1].t_done < m->hq[c].t_done)
-			c++;
-		if (m->hq[c].t_done >= last.t_done)
-			break;
-		m->hq[i] = m->hq[c];
-		i = c;
-	}
-	if (m->nh)
-		m->hq[i] = last;
-	return top;
+	struct smp_held x = *h;
+	m->held[x.tag - 2].tag = 0;
+	return x;
 }

@@ -49,7 +49,8 @@ enum smp_phase {
 	SMP_LEAD,	/* reads again, the slice repeats the window */
 };
 
-/* A held side-stream completion in flight (a gap's, next_cpl in fluid.c). */
+/* A side stream's completion held in a gap (next_cpl in fluid.c); each
+   side stream has one I/O in flight at most.  tag 0: none. */
 struct smp_held {
 	uint64_t t_done, lat, tag;
 };
@@ -79,8 +80,7 @@ struct smp_window {
 	struct lat_hist *side[SMP_MAX_SIDE];	/* side I/Os in the window */
 	struct smp_table tab[SMP_MAX_SIDE];	/* the last window's, to draw */
 	uint32_t nside;
-	struct smp_held *hq;		/* a min-heap on t_done */
-	uint32_t nh, hcap;
+	struct smp_held held[SMP_MAX_SIDE];	/* by side stream */
 };
 
 /* seed: the gaps' lengths.  -1 on ENOMEM (nothing held). */
@@ -111,9 +111,11 @@ const struct smp_slice *smp_slice_ends(struct smp_window *m, const struct smp_sl
    [0, 1)); 0 when it had none. */
 uint64_t smp_side_draw(const struct smp_window *m, uint32_t i, double u);
 
-/* Held side completions in flight. */
-int smp_hpush(struct smp_window *m, uint64_t t_done, uint64_t lat, uint64_t tag);
-const struct smp_held *smp_htop(const struct smp_window *m);	/* NULL: none */
-struct smp_held smp_hpop(struct smp_window *m);
+/* Hold side stream tag - 2's completion until t_done, as latency lat. */
+void smp_hold(struct smp_window *m, uint64_t tag, uint64_t t_done, uint64_t lat);
+/* The held completion due first; NULL: none. */
+const struct smp_held *smp_held_next(const struct smp_window *m);
+/* It completes now. */
+struct smp_held smp_release(struct smp_window *m, const struct smp_held *h);
 
 #endif
