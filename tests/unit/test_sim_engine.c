@@ -447,7 +447,7 @@ TEST(sampled_reruns_are_identical)
 	struct seen s[2] = { { 0 }, { 0 } };
 	struct trial_seen t[2];
 	for (int k = 0; k < 2; k++)
-		if (!boot_trial_as("sim:micron1300-1tb,scale=0.01,seed=4", 64, true, 4, &s[k], &t[k]))
+		if (!boot_trial_as("sim:sn8100-2tb,scale=0.005,seed=4", 32, true, 4, &s[k], &t[k]))
 			return;
 	CHECK(s[0].n == s[1].n && s[0].n > 0);
 	for (uint32_t i = 0; i < s[0].n && i < s[1].n; i++)
