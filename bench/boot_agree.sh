@@ -9,9 +9,10 @@
 # one of the runs made (the searches went different ways) is listed as
 # missing.  Ratios are B / A - 1, in per cent.
 set -eu
-cd "$(dirname "$0")/.."
 [ $# -ge 2 ] || { echo "usage: $0 A.db B.db [ssdbench]" >&2; exit 2; }
-bin=${3:-build/ssdbench}
+a=$(realpath "$1") b=$(realpath "$2")
+bin=$(realpath "${3:-$(dirname "$0")/../build/ssdbench}")
+set -- "$a" "$b"
 readers() {
 	"$bin" export 1 --db "$1" --csv --summary |
 		awk -F, '$5 ~ / readers$/ && $8 == "read" { print $5 "," $12 "," $18 "," $19 "," $23 }'

@@ -686,6 +686,15 @@ static void sides_count(struct slicer *z, const struct sim_stream *st, struct si
 	hist_add(z->side_lat[c->tag - 2], c->t_done_ns - c->t_submit_ns);
 }
 
+/* Whether a side stream's fsync is in flight. */
+static bool sides_flushing(const struct side_run *u, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (u[i].flushing)
+			return true;
+	return false;
+}
+
 /* The side streams' tags whose completions a gap may hold: not a flush. */
 static uint32_t sides_hold(const struct side_run *u, uint32_t n)
 {
@@ -730,6 +739,8 @@ static int fluid_sides(struct sim *s, const struct sim_stream *st, uint64_t max_
 			}
 			if (sides_go(s, u, ns, &next, e))
 				return -1;
+			if (z->smp)
+				smp_flush(z->smp, sides_flushing(u, ns));
 		}
 		if (!s->nheap && !(z->smp && smp_held_next(z->smp)) && (!open || next == UINT64_MAX))
 			break;
@@ -744,8 +755,10 @@ static int fluid_sides(struct sim *s, const struct sim_stream *st, uint64_t max_
 		if (got) {
 			done += c.tag < 2;
 			sides_count(z, st, u, &k, &c);
-			if (z->smp)
+			if (z->smp) {
 				smp_regime(z->smp, s->wp.last);
+				smp_flush(z->smp, sides_flushing(u, ns));
+			}
 		} else if (gap && open && s->now >= slice_end_ns(z) &&
 			   slice_emit(z, slice_end_ns(z), e)) {
 			return -1;	/* a gap's slice with nothing completing */
@@ -1009,11 +1022,14 @@ int sim_run_fluid(struct sim *s, const struct sim_stream *st,
 	z.deadline_ns = max_ns && max_ns < UINT64_MAX - s->now ? s->now + max_ns : UINT64_MAX;
 	double deadline = z.deadline_ns == UINT64_MAX ? INFINITY : ns_to_s(z.deadline_ns);
 	/* Sampled only for a time (a byte limit is met by counting every
-	   I/O), and when the interface's queue takes all the stream's I/Os:
-	   beside reads that wait for a slot of it the side streams' pace
-	   depends on the reads' I/O by I/O. */
+	   I/O), on a full-duplex interface whose queue takes all the
+	   stream's I/Os: beside reads that wait for a slot of the queue, or
+	   share one half-duplex link with the writes (SATA), each side I/O's
+	   and each read's time depends on the other's I/O by I/O (a Micron
+	   sampled at 4 and 16 readers: p99 -13 to +7 %, IOPS +2.5 %). */
 	struct smp_window smp;
-	if (st->sampled && !max_bytes && st->qd + st->nside <= (uint32_t)s->p.qd_cap) {
+	if (st->sampled && !max_bytes && !s->p.link_shared &&
+	    st->qd + st->nside <= (uint32_t)s->p.qd_cap) {
 		if (smp_init(&smp, st->nside, st->seed ^ 0x67617073ull)) {
 			slicer_free(&z);
 			return sb_errno(e, ENOMEM, "sim: a sampled stream's window");

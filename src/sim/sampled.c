@@ -71,6 +71,10 @@ static int build_table(struct smp_table *t, const struct lat_hist *h)
 
 int smp_slice_begins(struct smp_window *m)
 {
+	if (m->flushing) {	/* its slices real, in no window */
+		m->ph = SMP_REAL;
+		return 0;
+	}
 	if (--m->left)
 		return 0;
 	switch (m->ph) {
@@ -109,6 +113,21 @@ void smp_regime(struct smp_window *m, unsigned r)
 		m->ph = SMP_LEAD;
 		m->left = 2;
 	}
+}
+
+void smp_flush(struct smp_window *m, bool on)
+{
+	if (on == m->flushing)
+		return;
+	m->flushing = on;
+	if (on) {
+		/* a slice partly in a gap still repeats the window; a window's
+		   slice is not kept */
+		m->ph = m->ph == SMP_GAP_ || m->ph == SMP_LEAD ? SMP_LEAD : SMP_REAL;
+	} else if (m->ph != SMP_LEAD) {
+		m->ph = SMP_REAL;	/* this slice and the next real, then a window */
+	}
+	m->left = 2;
 }
 
 bool smp_in_gap(const struct smp_window *m)

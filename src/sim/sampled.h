@@ -28,6 +28,10 @@
  * regime no window has seen (SLC to direct, the first GC...): what the
  * reads meet has changed, and a window measures it.  (Regimes that
  * alternate, GC and its bursts, end no gap once both were measured.)
+ * While a side stream's fsync is in flight (the buffer drained on demand:
+ * a rare, long event for the reads beside it) every read is simulated
+ * and counted as itself, in no window; after it, one real slice, then a
+ * window.
  */
 #ifndef SSDBENCH_SIM_SAMPLED_H
 #define SSDBENCH_SIM_SAMPLED_H
@@ -77,6 +81,7 @@ struct smp_window {
 	uint32_t kept, next_kept, next_repeat;
 	uint64_t repeated;		/* reads the repeated slices gave */
 	uint64_t gaps;			/* the gaps' lengths: a splitmix64 state */
+	bool flushing;			/* a side stream's fsync in flight */
 	struct lat_hist *side[SMP_MAX_SIDE];	/* side I/Os in the window */
 	struct smp_table tab[SMP_MAX_SIDE];	/* the last window's, to draw */
 	uint32_t nside;
@@ -93,6 +98,9 @@ int smp_slice_begins(struct smp_window *m);
 /* The write path is in regime r (enum regime) now: a window notes it, a
    gap ends if no window saw it. */
 void smp_regime(struct smp_window *m, unsigned r);
+
+/* Whether a side stream's fsync is in flight now. */
+void smp_flush(struct smp_window *m, bool on);
 
 /* Whether the reads are not simulated now: a gap with a whole window to
    repeat. */
