@@ -47,7 +47,7 @@
 #define SMP_MAX_SIDE 4u		/* SIM_MAX_SIDE */
 
 enum smp_phase {
-	SMP_REAL,	/* the stream's first slices: real, not kept */
+	SMP_REAL,	/* real, not kept: the first slices, a flush's */
 	SMP_KEPT,	/* real, kept: the window */
 	SMP_GAP_,	/* no reads: the slice repeats the window */
 	SMP_LEAD,	/* reads again, the slice repeats the window */

@@ -105,8 +105,9 @@ struct sim_stream {
 	bool exact;		/* every I/O through the discrete engine in a
 				   closed loop at qd: nothing extrapolated */
 	bool sampled;		/* reads beside side streams, run for a time
-				   (no byte limit), all their I/Os inside the
-				   interface's queue (qd + nside <= qd_cap):
+				   (no byte limit), on a full-duplex link
+				   (not link_shared) whose queue takes all
+				   their I/Os (qd + nside <= qd_cap):
 				   the reads simulated in windows recurring
 				   through the stream, the slices between
 				   repeating theirs, while the side streams'
