@@ -45,20 +45,10 @@ static int on_slice(void *ctx, const struct sim_slice *sl, struct sb_err *e)
    filled sequentially, then idle for a minute. */
 static struct sim *filled(const char *name, double scale, int qd_cap)
 {
-	struct sim_profile p;
+	struct sim *s = open_scaled_cap(name, scale, 3, qd_cap);
+	if (!s)
+		return NULL;
 	struct sb_err e;
-	struct sim *s = NULL;
-	if (profile_lookup(name, &p, &e)) {
-		CHECK_FAIL("%s", e.msg);
-		return NULL;
-	}
-	profile_scale(&p, scale);
-	if (qd_cap)
-		p.qd_cap = qd_cap;
-	if (sim_open(&p, 3, &s, &e)) {
-		CHECK_FAIL("%s", e.msg);
-		return NULL;
-	}
 	uint64_t cap = sim_capacity(s) / 131072 * 131072;
 	struct sim_stream st = { .write = true, .bs = 131072, .qd = 256, .span_len = cap };
 	struct seen a = { .h = hist_new(), .late = hist_new() };
