@@ -108,6 +108,10 @@ struct fluid_stream {
 	bool exact;		/* every I/O simulated, none extrapolated
 				   (a low-depth tail): the backend's own
 				   I/O loop, without the engine's cost */
+	bool sampled;		/* reads beside side streams, needing no
+				   per-I/O tail (workload.sampled_ok): the
+				   backend may simulate them in recurring
+				   windows and repeat those between */
 	struct fluid_side side[FLUID_MAX_SIDE];	/* beside reads only */
 	uint32_t nside;
 };

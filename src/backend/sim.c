@@ -207,7 +207,7 @@ static int sim_b_run_fluid(struct backend_queue *q, const struct fluid_stream *s
 		.write = st->op == IO_WRITE, .random = st->random, .bs = st->bs,
 		.qd = st->qd, .span_off = st->span_off, .span_len = st->span_len,
 		.start_off = st->start_off, .seed = st->seed, .read_pct = st->read_pct,
-		.exact = st->exact,
+		.exact = st->exact, .sampled = st->sampled,
 	};
 	struct sim_side side[SIM_MAX_SIDE];
 	if (st->nside > SIM_MAX_SIDE)

@@ -26,7 +26,11 @@
  * (with fsyncs) or trim go along as the backend's side streams (the boot
  * search: readers, writer, trimmer), each I/O of theirs simulated, and so
  * is every read (exact).  They share the reads' start and stop: no ramp,
- * the same time, no byte limit of their own.
+ * the same time, no byte limit of their own.  When the readers need no
+ * per-I/O tail (sampled_ok: a boot trial's, whose figures are its rate,
+ * p99, p99.9 and max) the stream goes as `sampled`: the backend may
+ * simulate the reads in windows recurring through the run and repeat
+ * them between, the side streams' I/Os still all simulated.
  */
 #include <errno.h>
 #include <stdatomic.h>
@@ -222,6 +226,9 @@ bool fluid_drive(struct driver *d, struct backend_queue *q, enum fluid_way way)
 		.exact = way == FLUID_EXACT,
 	};
 	sides_of(&c, &st);
+	/* reads beside side streams that need no per-I/O tail: the backend
+	   may simulate them in recurring windows (the writes and trims all) */
+	st.sampled = st.nside && w->sampled_ok && !w->stop_bytes;
 	c.next_off = st.start_off;
 	uint64_t now = r->ops->now(r->target);
 	int rc = 0;

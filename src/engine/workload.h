@@ -58,6 +58,12 @@ struct workload {
 	   point, not a tail measurement): a backend's bulk path may take it
 	   at any depth, with its latency shape from a calibration window. */
 	bool bulk_any_depth;
+	/* Its figures are its rate, percentiles to 99.9 % and the largest
+	   latency, which windows of real I/Os recurring through the run give
+	   as well as every I/O (a boot trial's readers; not a tail
+	   measurement): reads of it beside side streams may be sampled by
+	   the backend (the simulator's sampled streams, docs/simulator.md). */
+	bool sampled_ok;
 	/* A trace to replay (replay.path set): its I/Os instead of the
 	   generated ones; pattern, shares, bs and the mixes do not apply. */
 	struct replay_spec replay;

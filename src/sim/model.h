@@ -121,6 +121,7 @@ struct sim {
 	/* Writes' time to land (core, firmware, link) before any wait for
 	   buffer room, summed: a mixed bulk stream's calibration reads it. */
 	uint64_t wr_land_ns, wr_land_n;
+	uint64_t repeated_reads;	/* sampled streams' reads repeated, not simulated */
 
 	struct heap_ent *heap;
 	uint32_t nheap, heap_cap;

@@ -303,6 +303,7 @@ void sim_state(const struct sim *s, struct sim_state *st)
 	st->map_misses = (double)ms.misses;
 	st->map_wb_bytes = w->map_wb_bytes;
 	st->map_cached_span = s->map ? (double)s->map_slots * (double)s->map_lba : s->U;
+	st->repeated_reads = (double)s->repeated_reads;
 }
 
 int sim_check_invariants(const struct sim *s, struct sb_err *e)

@@ -104,6 +104,15 @@ struct sim_stream {
 				   (`write` is then ignored); 0: none */
 	bool exact;		/* every I/O through the discrete engine in a
 				   closed loop at qd: nothing extrapolated */
+	bool sampled;		/* reads beside side streams, run for a time
+				   (no byte limit), on a full-duplex link
+				   (not link_shared) whose queue takes all
+				   their I/Os (qd + nside <= qd_cap):
+				   the reads simulated in windows recurring
+				   through the stream, the slices between
+				   repeating theirs, while the side streams'
+				   I/Os all go on (sampled.h); otherwise
+				   every read */
 	/* Beside a read stream (read_pct 0, not write): up to SIM_MAX_SIDE
 	   rate-limited streams, run for the same time. */
 	const struct sim_side *side;
@@ -149,6 +158,8 @@ struct sim_state {
 	double map_wb_bytes;		/* map pages written back */
 	double map_cached_span;		/* LBA bytes the cached map pages cover
 					   (the capacity when the map is held whole) */
+	double repeated_reads;		/* sampled streams' reads that repeat a
+					   window's, not simulated (sampled.h) */
 };
 void sim_state(const struct sim *s, struct sim_state *st);
 

@@ -8,7 +8,9 @@
 #include "check.h"
 #include "sim/sim.h"
 
-static inline struct sim *open_scaled(const char *name, double scale, uint64_t seed)
+/* qd_cap: the interface's queue instead of the profile's (0: its own). */
+static inline struct sim *open_scaled_cap(const char *name, double scale, uint64_t seed,
+					  int qd_cap)
 {
 	struct sim_profile p;
 	struct sb_err e;
@@ -18,9 +20,16 @@ static inline struct sim *open_scaled(const char *name, double scale, uint64_t s
 		return NULL;
 	}
 	profile_scale(&p, scale);
+	if (qd_cap)
+		p.qd_cap = qd_cap;
 	if (sim_open(&p, seed, &s, &e))
 		CHECK_FAIL("%s", e.msg);
 	return s;
+}
+
+static inline struct sim *open_scaled(const char *name, double scale, uint64_t seed)
+{
+	return open_scaled_cap(name, scale, seed, 0);
 }
 
 #endif

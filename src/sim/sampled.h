@@ -1,0 +1,129 @@
+/*
+ * A sampled stream (sim_stream.sampled): reads beside side streams that
+ * need no per-I/O tail (the boot search's readers) are simulated only in
+ * windows that recur through the stream.  Between windows (the gaps) no
+ * read is simulated: each slice repeats one of the last window's slices,
+ * its read count, bytes and latency histogram, so the gaps keep the
+ * window's rate, latency shape and the spread of its samples, at no cost
+ * per read.  Everything that moves the drive's state stays real
+ * throughout: every write, fsync and trim of the side streams.  In a gap
+ * a side stream's I/O takes at least a latency drawn from that stream's
+ * I/Os in the window (beside the reads it would have waited for them:
+ * queue slots, cores, link), and the stream goes on only then, so its
+ * pace is the one it has beside the reads.  Each window thus measures
+ * the drive as the whole stream has left it: a p99 that grows through a
+ * trial is followed window by window.
+ *
+ * The slices, from the stream's start:
+ *   first  SMP_FIRST slices real: the queue fills and settles; the last
+ *          SMP_KEEP of them are the first window;
+ *   then   in turn: the gap (SMP_GAP slices on average, no reads: its
+ *          length drawn from 6 to 18, so the windows fall at no fixed
+ *          period that a periodic event of the drive, a journal flush
+ *          say, could keep missing or hitting), a lead slice
+ *          (reads simulated again from an empty queue, not counted: the
+ *          slice repeats the window too), the window (SMP_KEEP slices,
+ *          real, kept).
+ * A gap ends at once, the lead starting, when the write path enters a
+ * regime no window has seen (SLC to direct, the first GC...): what the
+ * reads meet has changed, and a window measures it.  (Regimes that
+ * alternate, GC and its bursts, end no gap once both were measured.)
+ * While a side stream's fsync is in flight (the buffer drained on demand:
+ * a rare, long event for the reads beside it) every read is simulated
+ * and counted as itself, in no window; after it, one real slice, then a
+ * window.
+ */
+#ifndef SSDBENCH_SIM_SAMPLED_H
+#define SSDBENCH_SIM_SAMPLED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/hist.h"
+
+#define SMP_FIRST 8u
+#define SMP_KEEP 3u
+#define SMP_GAP 12u		/* on average: SMP_GAP +- SMP_GAP / 2 */
+#define SMP_MAX_SIDE 4u		/* SIM_MAX_SIDE */
+
+enum smp_phase {
+	SMP_REAL,	/* real, not kept: the first slices, a flush's */
+	SMP_KEPT,	/* real, kept: the window */
+	SMP_GAP_,	/* no reads: the slice repeats the window */
+	SMP_LEAD,	/* reads again, the slice repeats the window */
+};
+
+/* A side stream's completion held in a gap (next_cpl in fluid.c); each
+   side stream has one I/O in flight at most.  tag 0: none. */
+struct smp_held {
+	uint64_t t_done, lat, tag;
+};
+
+/* A window's latencies of one kind as a table to draw from: each
+   non-empty bucket's value and the count up to and with it. */
+struct smp_table {
+	uint64_t *cum, *val;
+	uint32_t n, cap;
+};
+
+/* One kept slice of the stream's reads. */
+struct smp_slice {
+	uint64_t bytes, ios;
+	struct lat_hist *lat;
+};
+
+struct smp_window {
+	enum smp_phase ph;
+	uint32_t left;			/* slices to begin before the next phase */
+	uint32_t seen, win_seen;	/* write path regimes (bits) the windows
+					   saw: so far, up to the last one */
+	struct smp_slice t[SMP_KEEP];	/* the last window's slices */
+	uint32_t kept, next_kept, next_repeat;
+	uint64_t repeated;		/* reads the repeated slices gave */
+	uint64_t gaps;			/* the gaps' lengths: a splitmix64 state */
+	bool flushing;			/* a side stream's fsync in flight */
+	struct lat_hist *side[SMP_MAX_SIDE];	/* side I/Os in the window */
+	struct smp_table tab[SMP_MAX_SIDE];	/* the last window's, to draw */
+	uint32_t nside;
+	struct smp_held held[SMP_MAX_SIDE];	/* by side stream */
+};
+
+/* seed: the gaps' lengths.  -1 on ENOMEM (nothing held). */
+int smp_init(struct smp_window *m, uint32_t nside, uint64_t seed);
+void smp_free(struct smp_window *m);
+
+/* A slice begins (the one before was emitted).  -1 on ENOMEM. */
+int smp_slice_begins(struct smp_window *m);
+
+/* The write path is in regime r (enum regime) now: a window notes it, a
+   gap ends if no window saw it. */
+void smp_regime(struct smp_window *m, unsigned r);
+
+/* Whether a side stream's fsync is in flight now. */
+void smp_flush(struct smp_window *m, bool on);
+
+/* Whether the reads are not simulated now: a gap with a whole window to
+   repeat. */
+bool smp_in_gap(const struct smp_window *m);
+
+/*
+ * The slice now ending, with the stream's reads counted in *now and the
+ * side streams' latencies in side_lat: a window's whole slice is kept
+ * (NULL returned); a gap's or a lead's is to be replaced by the window's
+ * slice returned (in turn).  NULL: the slice stays as counted.
+ */
+const struct smp_slice *smp_slice_ends(struct smp_window *m, const struct smp_slice *now,
+				       bool whole, struct lat_hist *const *side_lat);
+
+/* A latency drawn from side stream i's I/Os in the last window (u in
+   [0, 1)); 0 when it had none. */
+uint64_t smp_side_draw(const struct smp_window *m, uint32_t i, double u);
+
+/* Hold side stream tag - 2's completion until t_done, as latency lat. */
+void smp_hold(struct smp_window *m, uint64_t tag, uint64_t t_done, uint64_t lat);
+/* The held completion due first; NULL: none. */
+const struct smp_held *smp_held_next(const struct smp_window *m);
+/* It completes now. */
+struct smp_held smp_release(struct smp_window *m, const struct smp_held *h);
+
+#endif
