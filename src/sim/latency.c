@@ -67,32 +67,51 @@ void latency_init(struct sim *s)
 	/* Mean exactly 1: the bins' midpoints miss a little of the tail. */
 	for (int i = 0; i < FW_BINS; i++)
 		s->fw_bin[i] /= sum;
+	/* The bins as bounds on the draw's integer: latency_fw_bin_of is
+	   monotone in k (each step of it rounds monotonically), so bin i is
+	   the k from the first that lands above bin i-1 to the first that
+	   lands above bin i. */
+	const uint64_t top = 1ull << 53;
+	for (int i = 0; i < FW_BINS - 1; i++) {
+		uint64_t a = i ? s->fw_lim[i - 1] : 0, b = top;
+		while (a < b) {
+			uint64_t mid = a + (b - a) / 2;
+			if (latency_fw_bin_of(s, mid) > i)
+				b = mid;
+			else
+				a = mid + 1;
+		}
+		s->fw_lim[i] = a;
+	}
+	s->fw_lim[FW_BINS - 1] = top;
+	s->fw_guess = FW_BODY / (double)s->fw_lim[FW_BODY - 1];
 }
 
-double latency_fw_factor(struct sim *s)
+/* The body's bins are equal: index them directly, then the tail's. */
+int latency_fw_bin_of(const struct sim *s, uint64_t k)
 {
-	if (s->p.t_fw_cv <= 0)
-		return 1.0;
-	/* The body's bins are equal: index them directly (a search costs
-	   a branch miss per level, which was most of a read's draw). */
-	double u = rng_unit(&s->rng_fw), body = s->fw_cum[FW_BODY - 1];
+	double u = (double)k * 0x1.0p-53, body = s->fw_cum[FW_BODY - 1];
 	if (u < body) {
 		int i = (int)(u / body * FW_BODY);
-		return s->fw_bin[i < FW_BODY ? i : FW_BODY - 1];
+		return i < FW_BODY ? i : FW_BODY - 1;
 	}
 	for (int i = FW_BODY; i < FW_BINS - 1; i++)
 		if (u < s->fw_cum[i])
-			return s->fw_bin[i];
-	return s->fw_bin[FW_BINS - 1];
+			return i;
+	return FW_BINS - 1;
 }
 
-double latency_page_factor(const struct sim *s, uint64_t page_hash)
+int latency_page_types(const struct sim *s)
+{
+	return s->m < 2 || s->p.tr_spread <= 0 ? 1 : s->m;
+}
+
+/* The page's type comes from its address, as on real media (timing.c). */
+double latency_page_factor(const struct sim *s, int type)
 {
 	int m = s->m;
-	if (m < 2 || s->p.tr_spread <= 0)
+	if (latency_page_types(s) == 1)
 		return 1.0;
-	/* The page's type comes from its address, as on real media. */
-	int type = (int)((page_hash >> 17) % (uint64_t)m);
 	return 1.0 - s->p.tr_spread + 2.0 * s->p.tr_spread * type / (m - 1);
 }
 

@@ -71,6 +71,34 @@ struct heap_ent {
 	int32_t res;
 };
 
+/*
+ * x / d and x % d for a divisor fixed at open: a shift and a mask when d is
+ * a power of two (page, chunk and unit counts usually are), the hardware
+ * division otherwise.  Exact either way.
+ */
+struct divisor {
+	uint64_t d, mask;
+	int shift;		/* -1: not a power of two */
+};
+
+static inline struct divisor divisor_of(uint64_t d)
+{
+	struct divisor v = { d, d - 1, -1 };
+	if (d && !(d & (d - 1)))
+		v.shift = __builtin_ctzll(d);
+	return v;
+}
+
+static inline uint64_t div_by(const struct divisor *v, uint64_t x)
+{
+	return v->shift >= 0 ? x >> v->shift : x / v->d;
+}
+
+static inline uint64_t mod_by(const struct divisor *v, uint64_t x)
+{
+	return v->shift >= 0 ? x & v->mask : x % v->d;
+}
+
 struct wbuf_ent {
 	uint64_t drain_end;	/* ns */
 	uint32_t bytes;
@@ -129,6 +157,33 @@ struct sim {
 	struct rng rng_retry, rng_collide, rng_fw;
 	double fw_bin[FW_BINS];	/* firmware-time factors, mean 1 */
 	double fw_prob[FW_BINS], fw_cum[FW_BINS];	/* their probabilities */
+	/* A draw's 53 bits k land in bin i when fw_lim[i-1] <= k < fw_lim[i]
+	   (latency.c): the bins' bounds as integers, for a draw without a
+	   division or a search. */
+	uint64_t fw_lim[FW_BINS];
+	double fw_guess;	/* k times this: a body draw's bin, give or take one */
+
+	/* The discrete engine's per-I/O constants, computed once at open
+	   (timing_init) by the same expressions the per-I/O formulas use, so
+	   every I/O's times are the same to the nanosecond. */
+	struct divisor page_div, unit_div, ch_div;
+	uint64_t chunk_mask;		/* chunk - 1 (a power of two) */
+	int chunk_shift;
+	uint64_t t_ctrl_ns, t_core_wr_ns, t_commit_ns;
+	uint64_t fw_rd_ns[FW_BINS], fw_wr_ns[FW_BINS];	/* firmware time per bin */
+	/* A page read's service and retry cost: SLC, and native by page type */
+	struct page_ns { uint64_t svc, retry; } pg_slc, pg_nat[4];
+	uint64_t type_magic;	/* page type = (hash >> 17) % m by a multiply */
+	int ntypes;		/* page types with their own read time (1: one) */
+	uint64_t ch_page_ns;	/* a whole page's transfer on its channel */
+	uint64_t retry_lim;	/* a retry draw below this retries (0: none) */
+	uint64_t collide_lim[2];	/* interference draws: SLC, native */
+	uint64_t prog_lim;	/* an interfering op is a program below this */
+	uint64_t wb_cap_bytes;	/* write buffer size */
+	struct divisor wb_unit;	/* its release unit */
+	/* The last transfer time asked for on the read and write links (a
+	   stream asks for one length again and again). */
+	uint64_t rd_link_len, rd_link_ns, wr_link_len, wr_link_ns;
 	struct sampler *samp;	/* GC's write amplification (NULL: none) */
 	/* The L2P map cache (map.c); NULL when the whole map is held. */
 	struct mapcache *map;
@@ -175,8 +230,15 @@ void wp_trim(struct sim *s, double slc_bytes, double nat_bytes, bool whole);
 
 /* latency.c */
 void latency_init(struct sim *s);
-double latency_fw_factor(struct sim *s);		/* one I/O's draw */
-double latency_page_factor(const struct sim *s, uint64_t page_hash);
+/* The firmware-time bin a draw's 53 bits k (a uniform k * 2^-53) fall in:
+   the definition, and the same by the integer bounds (fw_lim). */
+int latency_fw_bin_of(const struct sim *s, uint64_t k);
+static inline int latency_fw_bin_fast(const struct sim *s, uint64_t k);
+static inline int latency_fw_draw(struct sim *s);	/* one I/O's bin (0: no variation) */
+/* Page types with their own read time (1: all read at tR), and the
+   factor on tR of type t. */
+int latency_page_types(const struct sim *s);
+double latency_page_factor(const struct sim *s, int type);
 /* n bulk writes of mean latency lat (s); l_w0 is an unhindered write's,
    t_fw its firmware part. */
 void wlat_add(const struct sim *s, struct wlat *wl, struct lat_hist *h, uint64_t n,
@@ -199,6 +261,7 @@ bool map_cold(struct sim *s, uint64_t ios);
 void map_after_random(struct sim *s, const struct sim_stream *st, double n, double write_share);
 
 /* timing.c */
+int timing_init(struct sim *s, struct sb_err *e);
 uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len);
 uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len);
 uint64_t timing_other(struct sim *s, uint64_t t);
@@ -222,6 +285,30 @@ static inline int sim_self_check(const struct sim *s, struct sb_err *e)
 	(void)e;
 #endif
 	return 0;
+}
+
+/* latency_fw_bin_of by the bounds: a guess from the body's equal widths,
+   corrected by comparisons that nearly always hold. */
+static inline int latency_fw_bin_fast(const struct sim *s, uint64_t k)
+{
+	int i = FW_BODY;
+	if (k < s->fw_lim[FW_BODY - 1]) {
+		i = (int)((double)k * s->fw_guess);
+		if (i > FW_BODY - 1)
+			i = FW_BODY - 1;
+		while (i > 0 && k < s->fw_lim[i - 1])
+			i--;
+	}
+	while (k >= s->fw_lim[i])
+		i++;
+	return i;
+}
+
+static inline int latency_fw_draw(struct sim *s)
+{
+	if (s->p.t_fw_cv <= 0)
+		return 0;
+	return latency_fw_bin_fast(s, rng_next(&s->rng_fw) >> 11);
 }
 
 static inline double ns_to_s(uint64_t ns) { return (double)ns * 1e-9; }

@@ -69,7 +69,7 @@ int sim_open(const struct sim_profile *p, uint64_t seed, struct sim **out,
 		sim_close(s);
 		return sb_errf(e, "sim %s: out of memory", p->name);
 	}
-	if (map_init(s, e)) {
+	if (map_init(s, e) || timing_init(s, e)) {
 		sim_close(s);
 		return -1;
 	}
@@ -104,10 +104,29 @@ uint64_t sim_capacity(const struct sim *s) { return s->capacity; }
 uint64_t sim_now(const struct sim *s) { return s->now; }
 uint32_t sim_outstanding(const struct sim *s) { return s->nheap; }
 
-/* Completion heap, ordered by (time, submission order). */
+/*
+ * Completion heap, ordered by (time, submission order): keys are unique,
+ * so the order of completions is the same whatever the heap's layout.
+ * The comparisons are made without branches (which child is the lesser
+ * is as good as random), and a pop moves the hole down to a leaf and the
+ * last entry up from there (it belongs near the bottom: half the
+ * comparisons of a sift from the top).  A 4-ary heap was slower.
+ */
 static bool heap_less(const struct heap_ent *a, const struct heap_ent *b)
 {
-	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+	return (a->t < b->t) | ((a->t == b->t) & (a->seq < b->seq));
+}
+
+static void heap_up(struct heap_ent *h, uint32_t i, struct heap_ent x)
+{
+	while (i > 0) {
+		uint32_t up = (i - 1) / 2;
+		if (!heap_less(&x, &h[up]))
+			break;
+		h[i] = h[up];
+		i = up;
+	}
+	h[i] = x;
 }
 
 static int heap_push(struct sim *s, struct heap_ent x)
@@ -120,35 +139,32 @@ static int heap_push(struct sim *s, struct heap_ent x)
 		s->heap = n;
 		s->heap_cap = ncap;
 	}
-	uint32_t i = s->nheap++;
-	while (i > 0) {
-		uint32_t up = (i - 1) / 2;
-		if (!heap_less(&x, &s->heap[up]))
-			break;
-		s->heap[i] = s->heap[up];
-		i = up;
-	}
-	s->heap[i] = x;
+	heap_up(s->heap, s->nheap++, x);
 	return 0;
 }
 
 static struct heap_ent heap_pop(struct sim *s)
 {
-	struct heap_ent top = s->heap[0], last = s->heap[--s->nheap];
-	uint32_t i = 0;
+	struct heap_ent *h = s->heap;
+	struct heap_ent top = h[0];
+	uint32_t n = --s->nheap, i = 0;
+	if (!n)
+		return top;
 	for (;;) {
 		uint32_t c = 2 * i + 1;
-		if (c >= s->nheap)
+		if (c + 1 >= n) {
+			if (c + 1 == n) {	/* one child: the last entry */
+				h[i] = h[c];
+				i = c;
+			}
 			break;
-		if (c + 1 < s->nheap && heap_less(&s->heap[c + 1], &s->heap[c]))
-			c++;
-		if (!heap_less(&s->heap[c], &last))
-			break;
-		s->heap[i] = s->heap[c];
+		}
+		c += heap_less(&h[c + 1], &h[c]);
+		h[i] = h[c];
 		i = c;
 	}
-	if (s->nheap)
-		s->heap[i] = last;
+	if (i != n)
+		heap_up(h, i, h[n]);
 	return top;
 }
 
@@ -183,9 +199,15 @@ int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e)
 			       (unsigned long long)s->capacity);
 	if ((io->op == SIM_READ || io->op == SIM_WRITE) && io->len == 0)
 		return sb_errf(e, "sim: zero-length %s", io->op == SIM_READ ? "read" : "write");
+	/* A read's chunk tag is the load most likely to miss the cache: ask
+	   for it before the work that does not need it. */
+	if (io->op == SIM_READ)
+		__builtin_prefetch(&s->tag[io->offset >> s->chunk_shift]);
 	uint64_t t = timing_slot(s, s->now);
 	/* Host activity: bring the background up to now; the drive is busy. */
-	wp_idle_to(s, ns_to_s(t));
+	double t_s = ns_to_s(t);
+	if (t_s > s->wp.t)
+		wp_idle_to(s, t_s);
 	uint64_t done;
 	switch (io->op) {
 	case SIM_READ:
@@ -197,7 +219,7 @@ int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e)
 			/* On media: behind everything the buffer holds, then
 			   the commit, as a flush would be. */
 			uint64_t empty = s->drain_end > done ? s->drain_end : done;
-			done = empty + (uint64_t)(s->p.t_commit_us * 1000.0);
+			done = empty + s->t_commit_ns;
 		}
 		break;
 	case SIM_TRIM:
@@ -206,7 +228,7 @@ int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e)
 		break;
 	case SIM_FLUSH: {
 		uint64_t empty = s->drain_end > t ? s->drain_end : t;
-		done = empty + (uint64_t)(s->p.t_commit_us * 1000.0);
+		done = empty + s->t_commit_ns;
 		break;
 	}
 	default:
@@ -276,7 +298,7 @@ int sim_discard(struct sim *s, uint64_t off, uint64_t len, struct sb_err *e)
 void sim_flush(struct sim *s)
 {
 	uint64_t empty = s->drain_end > s->now ? s->drain_end : s->now;
-	s->now = empty + (uint64_t)(s->p.t_commit_us * 1000.0);
+	s->now = empty + s->t_commit_ns;
 	wp_idle_to(s, ns_to_s(s->now));
 }
 
