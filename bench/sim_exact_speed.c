@@ -14,6 +14,8 @@
  *           boot search's trial;
  *   seqmix  128 KiB sequential 95:5 read/write mix at QD 32 (seq_sweeps);
  *   qd1     4 KiB random reads at QD 1 (the tail step).
+ * `-w NAMES` runs only those (after the fill), `-t` sets their virtual
+ * seconds (default 5).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -80,9 +82,14 @@ static int on_slice(void *ctx, const struct sim_slice *sl, struct sb_err *e)
 	return 0;
 }
 
+/* Streams to run (-w): NULL for all. */
+static const char *only;
+
 static int stream(struct sim *s, const char *drive, const char *name,
 		  const struct sim_stream *st, uint64_t max_bytes, uint64_t max_ns)
 {
+	if (only && st->exact && !strstr(only, name))
+		return 0;
 	struct tally t = { 0, 0xcbf29ce484222325ull };
 	struct sb_err e = { 0 };
 	double c0 = cpu_s();
@@ -142,11 +149,13 @@ int main(int argc, char **argv)
 			scale = atof(argv[i + 1]);
 		else if (!strcmp(argv[i], "-t"))
 			secs = atof(argv[i + 1]);
+		else if (!strcmp(argv[i], "-w"))
+			only = argv[i + 1];
 		else
 			break;
 	}
 	if (i < argc && argv[i][0] == '-') {
-		fprintf(stderr, "usage: sim_exact_speed [-s SCALE] [-t SECONDS] [DRIVE ...]\n");
+		fprintf(stderr, "usage: sim_exact_speed [-s SCALE] [-t SECONDS] [-w boot,seqmix,qd1] [DRIVE ...]\n");
 		return 2;
 	}
 	int rc = 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build and run the exact-stream speed benchmark against the release library
 # (LIB=path/libssdbench.a: another revision's build, for comparison).
-#   bench/sim_exact_speed.sh [-s SCALE] [-t SECONDS] [DRIVE ...]
+#   bench/sim_exact_speed.sh [-s SCALE] [-t SECONDS] [-w STREAMS] [DRIVE ...]
 set -eu
 cd "$(dirname "$0")/.."
 lib=${LIB:-build/rel/libssdbench.a}

@@ -66,11 +66,6 @@ struct jitter {
 	struct rng rng;
 };
 
-struct heap_ent {
-	uint64_t t, seq, tag, t_submit;
-	int32_t res;
-};
-
 /*
  * x / d and x % d for a divisor fixed at open: a shift and a mask when d is
  * a power of two (page, chunk and unit counts usually are), the hardware
@@ -98,6 +93,28 @@ static inline uint64_t mod_by(const struct divisor *v, uint64_t x)
 {
 	return v->shift >= 0 ? x & v->mask : x % v->d;
 }
+
+/*
+ * a % d by a multiply, for a < 2^47 and 2 <= d < 2^17 with magic =
+ * mod47_magic(d): q = floor(a ceil(2^64 / d) / 2^64) is floor(a / d) exactly
+ * there (the error a (ceil(2^64 / d) - 2^64 / d) / 2^64 < a / 2^64 < 1 / d).
+ */
+static inline uint64_t mod47_magic(uint64_t d)
+{
+	return UINT64_MAX / d + 1;
+}
+
+static inline uint64_t mod47_by(uint64_t a, uint64_t magic, uint64_t d)
+{
+	uint64_t q = (uint64_t)(((unsigned __int128)a * magic) >> 64);
+	return a - q * d;
+}
+
+/* A queued I/O; its completion time is its heap key (sim.c). */
+struct heap_ent {
+	uint64_t seq, tag, t_submit;
+	int32_t res;
+};
 
 struct wbuf_ent {
 	uint64_t drain_end;	/* ns */
@@ -129,7 +146,7 @@ struct sim {
 	struct wpath wp;
 	struct jitter jit;
 
-	/* chunk map */
+	/* chunk map: 2-bit tags, four to a byte (chunk_tag) */
 	uint8_t *tag;
 	uint64_t nchunks, chunk;	/* count, bytes each */
 	uint64_t ntag[4];
@@ -150,7 +167,8 @@ struct sim {
 	   buffer room, summed: a mixed bulk stream's calibration reads it. */
 	uint64_t wr_land_ns, wr_land_n;
 
-	struct heap_ent *heap;
+	uint64_t *heap_t;	/* completion heap: times (the keys) ... */
+	struct heap_ent *heap;	/* ... and what each is */
 	uint32_t nheap, heap_cap;
 	uint64_t seq;
 
@@ -285,6 +303,11 @@ static inline int sim_self_check(const struct sim *s, struct sb_err *e)
 	(void)e;
 #endif
 	return 0;
+}
+
+static inline enum chunk_tag chunk_tag(const struct sim *s, uint64_t c)
+{
+	return (enum chunk_tag)((s->tag[c >> 2] >> ((c & 3) * 2)) & 3);
 }
 
 /* latency_fw_bin_of by the bounds: a guess from the body's equal widths,

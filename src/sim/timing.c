@@ -60,9 +60,8 @@ int timing_init(struct sim *s, struct sb_err *e)
 		double tr = p->tr_nat_us * latency_page_factor(s, t);
 		s->pg_nat[t] = (struct page_ns){ us(tr), us(p->n_rr * tr) };
 	}
-	/* q = floor(a x ceil(2^64 / m) / 2^64) is a / m exactly for a < 2^47
-	   (the hash's top 47 bits) and m < 2^17. */
-	s->type_magic = s->ntypes > 1 ? UINT64_MAX / (uint64_t)s->ntypes + 1 : 0;
+	/* the hash's top 47 bits modulo m (mod47_by) */
+	s->type_magic = s->ntypes > 1 ? mod47_magic((uint64_t)s->ntypes) : 0;
 	s->ch_page_ns = xfer_ns((double)s->page_div.d, p->ch_gbs);
 	s->retry_lim = p->p_rr > 0 ? unit_lim(p->p_rr) : 0;
 	s->collide_lim[0] = unit_lim(0.25);
@@ -151,7 +150,7 @@ static uint64_t map_misses(struct sim *s, uint64_t off, uint64_t len)
 	uint64_t n = 0;
 	for (uint64_t pg = off / s->map_lba; pg <= (off + len - 1) / s->map_lba; pg++) {
 		uint64_t o = max_u64(off, pg * s->map_lba);
-		if (s->tag[o >> s->chunk_shift] != CH_UNMAPPED && map_lookup(s, pg, false))
+		if (chunk_tag(s, o >> s->chunk_shift) != CH_UNMAPPED && map_lookup(s, pg, false))
 			n++;
 	}
 	return n;
@@ -164,9 +163,7 @@ static const struct page_ns *page_time(const struct sim *s, enum chunk_tag tag, 
 		return &s->pg_slc;
 	if (s->ntypes == 1)
 		return &s->pg_nat[0];
-	uint64_t a = ph >> 17;
-	uint64_t q = (uint64_t)(((unsigned __int128)a * s->type_magic) >> 64);
-	return &s->pg_nat[a - q * (uint64_t)s->ntypes];
+	return &s->pg_nat[mod47_by(ph >> 17, s->type_magic, (uint64_t)s->ntypes)];
 }
 
 uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
@@ -186,7 +183,7 @@ uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 		if (n > len - o)
 			n = len - o;
 		uint64_t c = at >> s->chunk_shift;
-		enum chunk_tag tag = c < s->nchunks ? (enum chunk_tag)s->tag[c] : CH_UNMAPPED;
+		enum chunk_tag tag = c < s->nchunks ? chunk_tag(s, c) : CH_UNMAPPED;
 		o += n;
 		if (tag == CH_UNMAPPED)
 			continue;	/* nothing stored: no NAND access */

@@ -1,0 +1,155 @@
+/*
+ * The discrete engine's shortcuts against what they stand for: the
+ * divisions by shifts, masks and multiplies against the hardware
+ * division, the firmware-time bin of a draw by integer bounds against its
+ * definition by doubles, and the completion queue's order (time, then
+ * submission) against an exact sort of what it returned, ties included.
+ */
+#include "check.h"
+#include "sim_fixture.h"
+
+#include <stdint.h>
+
+#include "common/rng.h"
+#include "sim/model.h"
+#include "sim/sim.h"
+
+TEST(divisions_by_shift_mask_and_multiply_are_exact)
+{
+	struct rng r;
+	rng_seed(&r, 1);
+	const uint64_t ds[] = { 1, 2, 3, 4, 5, 7, 16, 28, 64, 100, 256, 1000, 4096, 12288,
+				16384, 1ull << 20, (1ull << 20) + 1, 0xffffffffull, 1ull << 40 };
+	for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++) {
+		struct divisor v = divisor_of(ds[i]);
+		for (int k = 0; k < 20000; k++) {
+			uint64_t x = k < 64 ? (uint64_t)k : k < 128 ? UINT64_MAX - (uint64_t)(k - 64) :
+				     rng_next(&r) >> (k % 64);
+			if (div_by(&v, x) != x / ds[i] || mod_by(&v, x) != x % ds[i]) {
+				CHECK_FAIL("d %llu x %llu: %llu r %llu", (unsigned long long)ds[i],
+					   (unsigned long long)x, (unsigned long long)div_by(&v, x),
+					   (unsigned long long)mod_by(&v, x));
+				break;
+			}
+		}
+	}
+	/* the page type's modulo: hashes' top 47 bits, small moduli */
+	for (uint64_t d = 2; d < (1u << 17); d = d < 64 ? d + 1 : d * 3 + 1) {
+		uint64_t magic = mod47_magic(d);
+		for (int k = 0; k < 20000; k++) {
+			uint64_t a = k < 64 ? (1ull << 47) - 1 - (uint64_t)k :
+				     k < 128 ? (uint64_t)k * d - 1 : rng_next(&r) >> 17;
+			if (mod47_by(a, magic, d) != a % d) {
+				CHECK_FAIL("a %llu mod %llu: %llu", (unsigned long long)a,
+					   (unsigned long long)d,
+					   (unsigned long long)mod47_by(a, magic, d));
+				break;
+			}
+		}
+	}
+}
+
+/* Every built-in drive with firmware-time variation: the bin by bounds is
+   the bin by definition at each bound, on both sides, and at random. */
+TEST(firmware_bin_by_integer_bounds_is_the_defined_bin)
+{
+	struct rng r;
+	rng_seed(&r, 2);
+	int drives = 0;
+	for (unsigned d = 0; d < profile_builtin_count(); d++) {
+		struct sim *s = open_scaled(profile_builtin_name(d), 0.001, 1);
+		if (!s)
+			continue;
+		if (s->p.t_fw_cv > 0)
+			drives++;
+		for (int i = 0; i < FW_BINS; i++) {
+			uint64_t lim = s->fw_lim[i];
+			for (uint64_t k = lim > 2 ? lim - 2 : 0; k <= lim + 2 && k < (1ull << 53); k++)
+				if (latency_fw_bin_fast(s, k) != latency_fw_bin_of(s, k))
+					CHECK_FAIL("%s k %llu: bin %d, defined %d", s->p.name,
+						   (unsigned long long)k, latency_fw_bin_fast(s, k),
+						   latency_fw_bin_of(s, k));
+		}
+		for (int j = 0; j < 200000; j++) {
+			uint64_t k = rng_next(&r) >> 11;
+			if (latency_fw_bin_fast(s, k) != latency_fw_bin_of(s, k)) {
+				CHECK_FAIL("%s k %llu", s->p.name, (unsigned long long)k);
+				break;
+			}
+		}
+		/* the bins are all reachable from the bounds' side too */
+		for (int i = 1; i < FW_BINS; i++)
+			CHECK(s->fw_lim[i] >= s->fw_lim[i - 1]);
+		sim_close(s);
+	}
+	CHECK(drives >= 5);
+}
+
+/*
+ * Completions come back by time, and at equal times in the order they
+ * were submitted.  Flushes on an empty buffer all complete at the same
+ * instant (now + the commit time), reads between them at their own: the
+ * returned sequence is compared with an exact sort of itself by (time,
+ * submission), and every I/O comes back once.
+ */
+TEST(completions_by_time_then_submission_with_ties)
+{
+	struct sim *s = open_scaled("sn8100-2tb", 0.01, 3);
+	if (!s)
+		return;
+	struct sb_err e;
+	struct rng r;
+	rng_seed(&r, 4);
+	enum { N = 3000 };
+	static struct sim_cpl got[N];
+	static int seen[N];
+	uint64_t submitted = 0;
+	int n = 0, ties = 0;
+	while (n < N) {
+		/* a burst at one instant: flushes (tied) and reads (not) */
+		int burst = 1 + (int)rng_below(&r, 40);
+		for (int b = 0; b < burst && submitted < N; b++) {
+			struct sim_io io = { .tag = submitted };
+			if (rng_below(&r, 3)) {
+				io.op = SIM_FLUSH;
+			} else {
+				io.op = SIM_READ;
+				io.offset = rng_below(&r, sim_capacity(s) / 4096) * 4096;
+				io.len = 4096;
+			}
+			if (sim_submit(s, &io, &e)) {
+				CHECK_FAIL("%s", e.msg);
+				sim_close(s);
+				return;
+			}
+			submitted++;
+		}
+		/* take some, sometimes all, so the queue's size varies */
+		int take = (int)rng_below(&r, (uint64_t)sim_outstanding(s) + 1);
+		if (submitted == N)
+			take = (int)sim_outstanding(s);
+		for (int k = 0; k < take; k++)
+			if (sim_reap(s, &got[n], 1, 1, UINT64_MAX) == 1)
+				n++;
+	}
+	for (int i = 0; i < N; i++) {
+		CHECK(got[i].tag < N && !seen[got[i].tag]);
+		if (got[i].tag < N)
+			seen[got[i].tag] = 1;
+		if (i == 0)
+			continue;
+		const struct sim_cpl *a = &got[i - 1], *b = &got[i];
+		ties += a->t_done_ns == b->t_done_ns;
+		/* an I/O submitted before another that completes at the same
+		   time or earlier came back first, and time never goes back */
+		if (a->t_done_ns > b->t_done_ns ||
+		    (a->t_done_ns == b->t_done_ns && a->tag > b->tag))
+			CHECK_FAIL("%d: tag %llu at %llu before tag %llu at %llu", i,
+				   (unsigned long long)a->tag, (unsigned long long)a->t_done_ns,
+				   (unsigned long long)b->tag, (unsigned long long)b->t_done_ns);
+	}
+	CHECK(ties > 100);	/* the case under test did happen */
+	sim_close(s);
+}
+
+CHECK_MAIN("test_sim_timing")
