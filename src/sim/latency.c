@@ -84,7 +84,10 @@ void latency_init(struct sim *s)
 		s->fw_lim[i] = a;
 	}
 	s->fw_lim[FW_BINS - 1] = top;
-	s->fw_guess = FW_BODY / (double)s->fw_lim[FW_BODY - 1];
+	/* FW_BODY x 2^64 / the body's end: k < the end gives a guess below
+	   FW_BODY (the body's last bound is above 2^52). */
+	s->fw_guess = (uint64_t)(((unsigned __int128)FW_BODY << 64) /
+				 (s->fw_lim[FW_BODY - 1] + 1));
 }
 
 /* The body's bins are equal: index them directly, then the tail's. */

@@ -156,8 +156,10 @@ struct sim {
 
 	/* discrete timing resources, ns */
 	uint64_t *core_free, *unit_free, *ch_free, link_free[2];
-	uint64_t *slot_free;	/* qd_cap slots when the interface limits depth */
-	uint32_t nslots;
+	/* qd_cap slots when the interface limits depth: the times they free,
+	   a ring sorted from slot_head (the earliest), slot_n of them */
+	uint64_t *slot_free;
+	uint32_t nslots, slot_head, slot_n;
 	struct wbuf_ent *wb;	/* write buffer FIFO (ring) */
 	uint32_t wb_head, wb_len, wb_cap;
 	uint64_t wb_bytes, wb_last_adm;
@@ -179,12 +181,12 @@ struct sim {
 	   (latency.c): the bins' bounds as integers, for a draw without a
 	   division or a search. */
 	uint64_t fw_lim[FW_BINS];
-	double fw_guess;	/* k times this: a body draw's bin, give or take one */
+	uint64_t fw_guess;	/* k x this / 2^64: a body draw's bin, give or take one */
 
 	/* The discrete engine's per-I/O constants, computed once at open
 	   (timing_init) by the same expressions the per-I/O formulas use, so
 	   every I/O's times are the same to the nanosecond. */
-	struct divisor page_div, unit_div, ch_div;
+	struct divisor page_div, unit_div, ch_div, map_div;	/* map_div: map_lba */
 	uint64_t chunk_mask;		/* chunk - 1 (a power of two) */
 	int chunk_shift;
 	uint64_t t_ctrl_ns, t_core_wr_ns, t_commit_ns;
@@ -316,7 +318,7 @@ static inline int latency_fw_bin_fast(const struct sim *s, uint64_t k)
 {
 	int i = FW_BODY;
 	if (k < s->fw_lim[FW_BODY - 1]) {
-		i = (int)((double)k * s->fw_guess);
+		i = (int)(((unsigned __int128)k * s->fw_guess) >> 64);
 		if (i > FW_BODY - 1)
 			i = FW_BODY - 1;
 		while (i > 0 && k < s->fw_lim[i - 1])

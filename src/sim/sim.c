@@ -63,6 +63,7 @@ int sim_open(const struct sim_profile *p, uint64_t seed, struct sim **out,
 	if (p->qd_cap < 1024) {
 		s->nslots = (uint32_t)p->qd_cap;
 		s->slot_free = calloc(s->nslots, sizeof *s->slot_free);
+		s->slot_n = s->nslots;	/* all free at 0 */
 	}
 	if (!s->core_free || !s->unit_free || !s->ch_free ||
 	    (s->nslots && !s->slot_free) || chunks_init(s, e)) {
@@ -245,10 +246,14 @@ int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e)
 			       (unsigned long long)s->capacity);
 	if ((io->op == SIM_READ || io->op == SIM_WRITE) && io->len == 0)
 		return sb_errf(e, "sim: zero-length %s", io->op == SIM_READ ? "read" : "write");
-	/* A read's chunk tag is the load most likely to miss the cache: ask
-	   for it before the work that does not need it. */
-	if (io->op == SIM_READ)
+	/* A read's chunk tag and map-cache set are the loads most likely to
+	   miss the CPU's cache: ask for them before the work that does not
+	   need them. */
+	if (io->op == SIM_READ) {
 		__builtin_prefetch(&s->tag[io->offset >> s->chunk_shift >> 2]);
+		if (s->map)
+			mapcache_prefetch(s->map, div_by(&s->map_div, io->offset));
+	}
 	uint64_t t = timing_slot(s, s->now);
 	/* Host activity: bring the background up to now; the drive is busy. */
 	double t_s = ns_to_s(t);

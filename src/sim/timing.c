@@ -44,6 +44,8 @@ int timing_init(struct sim *s, struct sb_err *e)
 	s->ch_div = divisor_of((uint64_t)p->channels);
 	if (!s->page_div.d || !s->unit_div.d || !s->ch_div.d)
 		return sb_errf(e, "sim %s: a page, units and channels are needed", p->name);
+	if (s->map)
+		s->map_div = divisor_of(s->map_lba);
 	s->chunk_shift = __builtin_ctzll(s->chunk);
 	s->chunk_mask = s->chunk - 1;
 	s->t_ctrl_ns = us(p->t_ctrl_us);
@@ -90,27 +92,39 @@ static uint64_t *pick_core(struct sim *s)
 	return best;
 }
 
+/*
+ * The interface's slots: an I/O takes the one that frees first and holds
+ * it until its completion.  Which slot is which does not matter, only the
+ * times they free, so they are kept sorted: the earliest is at the head,
+ * and a completion goes in from the back (it is nearly always the
+ * latest), not a scan of every slot per I/O.
+ */
 uint64_t timing_slot(struct sim *s, uint64_t t)
 {
 	if (!s->nslots)
 		return t;
-	uint32_t best = 0;
-	for (uint32_t i = 1; i < s->nslots; i++)
-		if (s->slot_free[i] < s->slot_free[best])
-			best = i;
-	/* Mark the slot as taken until the completion is known. */
-	uint64_t start = max_u64(t, s->slot_free[best]);
-	s->slot_free[best] = UINT64_MAX;
-	return start;
+	uint64_t first = s->slot_free[s->slot_head];
+	s->slot_head = s->slot_head + 1 == s->nslots ? 0 : s->slot_head + 1;
+	s->slot_n--;
+	return max_u64(t, first);
 }
 
 void timing_slot_done(struct sim *s, uint64_t t_done)
 {
-	for (uint32_t i = 0; i < s->nslots; i++)
-		if (s->slot_free[i] == UINT64_MAX) {
-			s->slot_free[i] = t_done;
-			return;
-		}
+	if (!s->nslots)
+		return;
+	uint32_t n = s->nslots, j = s->slot_head + s->slot_n;
+	if (j >= n)
+		j -= n;
+	for (uint32_t k = s->slot_n; k > 0; k--) {
+		uint32_t prev = j ? j - 1 : n - 1;
+		if (s->slot_free[prev] <= t_done)
+			break;
+		s->slot_free[j] = s->slot_free[prev];
+		j = prev;
+	}
+	s->slot_free[j] = t_done;
+	s->slot_n++;
 }
 
 static uint64_t hash64(uint64_t x)
@@ -148,7 +162,8 @@ static uint64_t interference_ns(struct sim *s)
 static uint64_t map_misses(struct sim *s, uint64_t off, uint64_t len)
 {
 	uint64_t n = 0;
-	for (uint64_t pg = off / s->map_lba; pg <= (off + len - 1) / s->map_lba; pg++) {
+	uint64_t last = div_by(&s->map_div, off + len - 1);
+	for (uint64_t pg = div_by(&s->map_div, off); pg <= last; pg++) {
 		uint64_t o = max_u64(off, pg * s->map_lba);
 		if (chunk_tag(s, o >> s->chunk_shift) != CH_UNMAPPED && map_lookup(s, pg, false))
 			n++;
@@ -176,15 +191,21 @@ uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 	bool busy = ns_to_s(start) < s->wp.t;
 	uint64_t page = s->page_div.d;
 	uint64_t end = start;
-	for (uint64_t o = 0; o < len; ) {
+	/* page by page; the chunk's tag is looked up when the chunk changes */
+	uint64_t c_tag = UINT64_MAX;
+	enum chunk_tag tag = CH_UNMAPPED;
+	uint64_t pg = div_by(&s->page_div, off);
+	for (uint64_t o = 0; o < len; pg++) {
 		uint64_t at = off + o;
-		uint64_t pg = div_by(&s->page_div, at);
 		uint64_t n = (pg + 1) * page - at;
 		if (n > len - o)
 			n = len - o;
-		uint64_t c = at >> s->chunk_shift;
-		enum chunk_tag tag = c < s->nchunks ? chunk_tag(s, c) : CH_UNMAPPED;
 		o += n;
+		uint64_t c = at >> s->chunk_shift;
+		if (c != c_tag) {
+			c_tag = c;
+			tag = c < s->nchunks ? chunk_tag(s, c) : CH_UNMAPPED;
+		}
 		if (tag == CH_UNMAPPED)
 			continue;	/* nothing stored: no NAND access */
 		uint64_t ph = hash64(pg);
