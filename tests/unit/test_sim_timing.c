@@ -2,7 +2,8 @@
  * The discrete engine's shortcuts against what they stand for: the
  * divisions by shifts, masks and multiplies against the hardware
  * division, the firmware-time bin of a draw by integer bounds against its
- * definition by doubles, and the completion queue's order (time, then
+ * definition by doubles, the interface slots against a scan for the one
+ * that frees first, and the completion queue's order (time, then
  * submission) against an exact sort of what it returned, ties included.
  */
 #include "check.h"
@@ -83,6 +84,43 @@ TEST(firmware_bin_by_integer_bounds_is_the_defined_bin)
 		sim_close(s);
 	}
 	CHECK(drives >= 5);
+}
+
+/*
+ * The interface's slots (a SATA drive's 32): every I/O starts when the
+ * slot that frees first frees, and holds it until its completion.  The
+ * reference keeps the slots as they are and looks for the first to free
+ * by a scan; the sorted ring must give every start the same.
+ */
+TEST(interface_slots_start_each_io_when_the_first_slot_frees)
+{
+	struct sim *s = open_scaled("micron1300-1tb", 0.01, 5);
+	if (!s)
+		return;
+	CHECK_EQ_U64(s->nslots, 32);
+	uint64_t ref[32] = { 0 };
+	struct rng r;
+	rng_seed(&r, 6);
+	uint64_t now = 0;
+	for (int k = 0; k < 100000; k++) {
+		now += rng_below(&r, 2000);
+		uint32_t first = 0;
+		for (uint32_t i = 1; i < 32; i++)
+			if (ref[i] < ref[first])
+				first = i;
+		uint64_t want = ref[first] > now ? ref[first] : now;
+		uint64_t start = timing_slot(s, now);
+		if (start != want) {
+			CHECK_FAIL("I/O %d: start %llu, the first slot frees at %llu", k,
+				   (unsigned long long)start, (unsigned long long)want);
+			break;
+		}
+		/* completions in any order: a long one now and then */
+		uint64_t done = start + 1000 + rng_below(&r, k % 7 ? 60000 : 2000000);
+		ref[first] = done;
+		timing_slot_done(s, done);
+	}
+	sim_close(s);
 }
 
 /*
