@@ -199,6 +199,9 @@ struct sim {
 	uint64_t retry_lim;	/* a retry draw below this retries (0: none) */
 	uint64_t collide_lim[2];	/* interference draws: SLC, native */
 	uint64_t prog_lim;	/* an interfering op is a program below this */
+	/* a wait into a program [0] or an erase [1] is cut to the suspend
+	   time from this third draw on (2^53: never), and is then susp_ns */
+	uint64_t susp_lim[2], susp_ns;
 	uint64_t wb_cap_bytes;	/* write buffer size */
 	struct divisor wb_unit;	/* its release unit */
 	/* The last transfer time asked for on the read and write links (a

@@ -36,6 +36,30 @@ static uint64_t unit_lim(double p)
 	return p <= 0 ? 0 : (uint64_t)ceil(p * 0x1.0p53);
 }
 
+/* The wait into an operation of op us that the third draw k gives,
+   before the suspend time cuts it. */
+static double op_wait(uint64_t k, double op)
+{
+	return (double)k * 0x1.0p-53 * op;	/* rng_unit() x op */
+}
+
+/* The first third draw whose wait into an op of `op` us passes the
+   suspend time: op_wait is monotone in k (each step rounds so). */
+static uint64_t susp_from(double op, double susp)
+{
+	uint64_t a = 0, b = 1ull << 53;
+	if (susp <= 0)
+		return b;
+	while (a < b) {
+		uint64_t mid = a + (b - a) / 2;
+		if (op_wait(mid, op) > susp)
+			b = mid;
+		else
+			a = mid + 1;
+	}
+	return a;
+}
+
 int timing_init(struct sim *s, struct sb_err *e)
 {
 	const struct sim_profile *p = &s->p;
@@ -69,6 +93,9 @@ int timing_init(struct sim *s, struct sb_err *e)
 	s->collide_lim[0] = unit_lim(0.25);
 	s->collide_lim[1] = unit_lim(0.6);
 	s->prog_lim = unit_lim(0.9);
+	s->susp_lim[0] = susp_from(p->t_prog_us, p->t_susp_us);
+	s->susp_lim[1] = susp_from(p->t_bers_us, p->t_susp_us);
+	s->susp_ns = us(p->t_susp_us);
 	s->wb_cap_bytes = (uint64_t)(p->wbuf_mib * 1048576.0);
 	s->wb_unit = divisor_of((uint64_t)(p->wbuf_release_kib * 1024.0));
 	s->rd_link_len = s->wr_link_len = UINT64_MAX;
@@ -137,17 +164,22 @@ static uint64_t draw53(struct rng *r)
 	return rng_next(r) >> 11;
 }
 
-/* A read waits behind background programs and erases on its unit (only
-   while the write path is busy past the read's start: the caller asks). */
-static uint64_t interference_ns(struct sim *s)
+/*
+ * A read waits behind background programs and erases on its unit (only
+ * while the write path is busy past the read's start: the caller asks).
+ * The first draw says whether it meets one, the second which, the third
+ * how far in; a suspend cuts the wait (most waits are cut: that answer
+ * comes from the integer draw, without the floating-point conversions).
+ */
+static uint64_t interference_ns(struct sim *s, uint64_t lim)
 {
-	if (draw53(&s->rng_collide) >= s->collide_lim[s->wp.last != RG_SLC])
+	if (draw53(&s->rng_collide) >= lim)
 		return 0;
-	double op = draw53(&s->rng_collide) < s->prog_lim ? s->p.t_prog_us : s->p.t_bers_us;
-	double wait = rng_unit(&s->rng_collide) * op;
-	if (s->p.t_susp_us > 0 && wait > s->p.t_susp_us)
-		wait = s->p.t_susp_us;
-	return us(wait);
+	int j = draw53(&s->rng_collide) >= s->prog_lim;
+	uint64_t k = draw53(&s->rng_collide);
+	if (k >= s->susp_lim[j])
+		return s->susp_ns;
+	return us(op_wait(k, j ? s->p.t_bers_us : s->p.t_prog_us));
 }
 
 /*
@@ -189,6 +221,7 @@ uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 	uint64_t maps = s->map ? map_misses(s, off, len) : 0;
 	/* Background programs and erases run until the write path's time. */
 	bool busy = ns_to_s(start) < s->wp.t;
+	uint64_t collide_lim = s->collide_lim[s->wp.last != RG_SLC];
 	uint64_t page = s->page_div.d;
 	uint64_t end = start;
 	/* page by page; the chunk's tag is looked up when the chunk changes */
@@ -214,7 +247,7 @@ uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 		if (s->retry_lim && draw53(&s->rng_retry) < s->retry_lim)
 			svc += pt->retry;
 		uint32_t unit = (uint32_t)mod_by(&s->unit_div, ph);
-		uint64_t wait = busy ? interference_ns(s) : 0;
+		uint64_t wait = busy ? interference_ns(s, collide_lim) : 0;
 		uint64_t ch_ns = n == page ? s->ch_page_ns : xfer_ns((double)n, p->ch_gbs);
 		if (maps) {	/* the map pages first (map_misses) */
 			svc += maps * s->tr_map_ns;

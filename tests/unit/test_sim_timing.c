@@ -2,7 +2,8 @@
  * The discrete engine's shortcuts against what they stand for: the
  * divisions by shifts, masks and multiplies against the hardware
  * division, the firmware-time bin of a draw by integer bounds against its
- * definition by doubles, the interface slots against a scan for the one
+ * definition by doubles, the suspend cut's integer bound against the
+ * wait it cuts, the interface slots against a scan for the one
  * that frees first, and the completion queue's order (time, then
  * submission) against an exact sort of what it returned, ties included.
  */
@@ -84,6 +85,40 @@ TEST(firmware_bin_by_integer_bounds_is_the_defined_bin)
 		sim_close(s);
 	}
 	CHECK(drives >= 5);
+}
+
+/*
+ * A read that meets a program or an erase waits up to the suspend time:
+ * the integer bound on the third draw from which the wait is cut must be
+ * where the floating-point wait passes the suspend time, on both sides.
+ */
+TEST(suspend_cut_by_integer_bound_is_where_the_wait_passes_it)
+{
+	int drives = 0;
+	for (unsigned d = 0; d < profile_builtin_count(); d++) {
+		struct sim *s = open_scaled(profile_builtin_name(d), 0.001, 1);
+		if (!s)
+			continue;
+		double susp = s->p.t_susp_us;
+		for (int j = 0; j < 2; j++) {
+			double op = j ? s->p.t_bers_us : s->p.t_prog_us;
+			uint64_t lim = s->susp_lim[j];
+			if (susp <= 0) {
+				CHECK_EQ_U64(lim, 1ull << 53);
+				continue;
+			}
+			drives += j;
+			CHECK(lim > 0 && lim < (1ull << 53));
+			for (uint64_t k = lim - 3; k <= lim + 3; k++) {
+				double wait = (double)k * 0x1.0p-53 * op;
+				if ((wait > susp) != (k >= lim))
+					CHECK_FAIL("%s op %g k %llu: wait %.17g, bound %llu", s->p.name, op,
+						   (unsigned long long)k, wait, (unsigned long long)lim);
+			}
+		}
+		sim_close(s);
+	}
+	CHECK(drives >= 3);	/* the SN8100, PM1725 and SN850X suspend */
 }
 
 /*
