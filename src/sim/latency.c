@@ -51,6 +51,30 @@ static double bin_hi(int i)
 	return 1.0 - 0.01 * pow(0.1, i - FW_BODY + 1);
 }
 
+uint64_t draw_first(uint64_t from, bool (*past)(const void *ctx, uint64_t k), const void *ctx)
+{
+	uint64_t a = from, b = 1ull << 53;
+	while (a < b) {
+		uint64_t mid = a + (b - a) / 2;
+		if (past(ctx, mid))
+			b = mid;
+		else
+			a = mid + 1;
+	}
+	return a;
+}
+
+struct bin_past {
+	const struct sim *s;
+	int bin;
+};
+
+static bool above_bin(const void *ctx, uint64_t k)
+{
+	const struct bin_past *x = ctx;
+	return latency_fw_bin_of(x->s, k) > x->bin;
+}
+
 void latency_init(struct sim *s)
 {
 	double cv = s->p.t_fw_cv;
@@ -71,19 +95,11 @@ void latency_init(struct sim *s)
 	   monotone in k (each step of it rounds monotonically), so bin i is
 	   the k from the first that lands above bin i-1 to the first that
 	   lands above bin i. */
-	const uint64_t top = 1ull << 53;
 	for (int i = 0; i < FW_BINS - 1; i++) {
-		uint64_t a = i ? s->fw_lim[i - 1] : 0, b = top;
-		while (a < b) {
-			uint64_t mid = a + (b - a) / 2;
-			if (latency_fw_bin_of(s, mid) > i)
-				b = mid;
-			else
-				a = mid + 1;
-		}
-		s->fw_lim[i] = a;
+		struct bin_past x = { s, i };
+		s->fw_lim[i] = draw_first(i ? s->fw_lim[i - 1] : 0, above_bin, &x);
 	}
-	s->fw_lim[FW_BINS - 1] = top;
+	s->fw_lim[FW_BINS - 1] = 1ull << 53;
 	/* FW_BODY x 2^64 / the body's end: k < the end gives a guess below
 	   FW_BODY (the body's last bound is above 2^52). */
 	s->fw_guess = (uint64_t)(((unsigned __int128)FW_BODY << 64) /

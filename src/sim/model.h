@@ -252,6 +252,9 @@ double wp_write(struct sim *s, double bytes, double host_cap, double max_dt,
 void wp_trim(struct sim *s, double slc_bytes, double nat_bytes, bool whole);
 
 /* latency.c */
+/* The first 53-bit draw k >= from for which the monotone past(ctx, k)
+   holds (2^53: none): where a draw's outcome changes, as an integer. */
+uint64_t draw_first(uint64_t from, bool (*past)(const void *ctx, uint64_t k), const void *ctx);
 void latency_init(struct sim *s);
 /* The firmware-time bin a draw's 53 bits k (a uniform k * 2^-53) fall in:
    the definition, and the same by the integer bounds (fw_lim). */

@@ -43,21 +43,22 @@ static double op_wait(uint64_t k, double op)
 	return (double)k * 0x1.0p-53 * op;	/* rng_unit() x op */
 }
 
+struct wait_past {
+	double op, susp;
+};
+
+static bool past_susp(const void *ctx, uint64_t k)
+{
+	const struct wait_past *x = ctx;
+	return op_wait(k, x->op) > x->susp;
+}
+
 /* The first third draw whose wait into an op of `op` us passes the
    suspend time: op_wait is monotone in k (each step rounds so). */
 static uint64_t susp_from(double op, double susp)
 {
-	uint64_t a = 0, b = 1ull << 53;
-	if (susp <= 0)
-		return b;
-	while (a < b) {
-		uint64_t mid = a + (b - a) / 2;
-		if (op_wait(mid, op) > susp)
-			b = mid;
-		else
-			a = mid + 1;
-	}
-	return a;
+	struct wait_past x = { op, susp };
+	return susp > 0 ? draw_first(0, past_susp, &x) : 1ull << 53;
 }
 
 int timing_init(struct sim *s, struct sb_err *e)
