@@ -1,10 +1,10 @@
 /*
  * The chunk map: a 2-bit tag per chunk of LBA space (1 MiB, or larger so
  * the map stays under 2^21 entries: at most 512 KiB, which a core's cache
- * holds, since every read looks its chunk up).  It answers where a read goes (SLC,
- * native, nothing) and what an overwrite hits.  Byte counts live in the
- * write path; a chunk's share of them is the class average ("density"), so
- * the map never needs per-page state.
+ * holds, since every read looks its chunk up).  It answers where a read
+ * goes (SLC, native, nothing) and what an overwrite hits.  Byte counts
+ * live in the write path; a chunk's share of them is the class average
+ * ("density"), so the map never needs per-page state.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -100,8 +100,9 @@ void latency_init(struct sim *s)
 		s->fw_lim[i] = draw_first(i ? s->fw_lim[i - 1] : 0, above_bin, &x);
 	}
 	s->fw_lim[FW_BINS - 1] = 1ull << 53;
-	/* FW_BODY x 2^64 / the body's end: k < the end gives a guess below
-	   FW_BODY (the body's last bound is above 2^52). */
+	/* FW_BODY x 2^64 / (the body's end + 1): a k below the end gives a
+	   guess below FW_BODY, next to its bin (latency_fw_bin_fast's
+	   comparisons correct it). */
 	s->fw_guess = (uint64_t)(((unsigned __int128)FW_BODY << 64) /
 				 (s->fw_lim[FW_BODY - 1] + 1));
 }
