@@ -20,8 +20,8 @@ int chunks_init(struct sim *s, struct sb_err *e)
 		c <<= 1;
 	s->chunk = c;
 	s->nchunks = (s->capacity + c - 1) / c;
-	s->tag = calloc((s->nchunks + 3) / 4, 1);	/* all CH_UNMAPPED (0) */
-	if (!s->tag)
+	s->tags = calloc((s->nchunks + 3) / 4, 1);	/* all CH_UNMAPPED (0) */
+	if (!s->tags)
 		return sb_errf(e, "sim: no memory for the chunk map");
 	memset(s->ntag, 0, sizeof s->ntag);
 	s->ntag[CH_UNMAPPED] = s->nchunks;
@@ -33,7 +33,7 @@ void chunks_set(struct sim *s, uint64_t c, enum chunk_tag t)
 {
 	int sh = (int)(c & 3) * 2;
 	s->ntag[chunk_tag(s, c)]--;
-	s->tag[c >> 2] = (uint8_t)((s->tag[c >> 2] & ~(3u << sh)) | ((unsigned)t << sh));
+	s->tags[c >> 2] = (uint8_t)((s->tags[c >> 2] & ~(3u << sh)) | ((unsigned)t << sh));
 	s->ntag[t]++;
 }
 

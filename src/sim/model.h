@@ -146,8 +146,10 @@ struct sim {
 	struct wpath wp;
 	struct jitter jit;
 
-	/* chunk map: 2-bit tags, four to a byte (chunk_tag) */
-	uint8_t *tag;
+	/* chunk map: 2-bit tags, four to a byte; read them with chunk_tag()
+	   (not `tag`, the byte per chunk it was: code that indexes it by
+	   chunk no longer compiles) */
+	uint8_t *tags;
 	uint64_t nchunks, chunk;	/* count, bytes each */
 	uint64_t ntag[4];
 	uint64_t fold_cursor;
@@ -315,7 +317,7 @@ static inline int sim_self_check(const struct sim *s, struct sb_err *e)
 
 static inline enum chunk_tag chunk_tag(const struct sim *s, uint64_t c)
 {
-	return (enum chunk_tag)((s->tag[c >> 2] >> ((c & 3) * 2)) & 3);
+	return (enum chunk_tag)((s->tags[c >> 2] >> ((c & 3) * 2)) & 3);
 }
 
 /* latency_fw_bin_of by the bounds: a guess from the body's equal widths,

@@ -90,7 +90,7 @@ void sim_close(struct sim *s)
 		return;
 	sampler_free(s->samp);
 	mapcache_free(s->map);
-	free(s->tag);
+	free(s->tags);
 	free(s->core_free);
 	free(s->unit_free);
 	free(s->ch_free);
@@ -250,7 +250,7 @@ int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e)
 	   miss the CPU's cache: ask for them before the work that does not
 	   need them. */
 	if (io->op == SIM_READ) {
-		__builtin_prefetch(&s->tag[io->offset >> s->chunk_shift >> 2]);
+		__builtin_prefetch(&s->tags[io->offset >> s->chunk_shift >> 2]);
 		if (s->map)
 			mapcache_prefetch(s->map, div_by(&s->map_div, io->offset));
 	}
