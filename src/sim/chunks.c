@@ -1,9 +1,10 @@
 /*
- * The chunk map: one tag byte per chunk of LBA space (1 MiB, or larger so
- * the map stays under 2^21 entries).  It answers where a read goes (SLC,
- * native, nothing) and what an overwrite hits.  Byte counts live in the
- * write path; a chunk's share of them is the class average ("density"), so
- * the map never needs per-page state.
+ * The chunk map: a 2-bit tag per chunk of LBA space (1 MiB, or larger so
+ * the map stays under 2^21 entries: at most 512 KiB, which a core's cache
+ * holds, since every read looks its chunk up).  It answers where a read
+ * goes (SLC, native, nothing) and what an overwrite hits.  Byte counts
+ * live in the write path; a chunk's share of them is the class average
+ * ("density"), so the map never needs per-page state.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +20,8 @@ int chunks_init(struct sim *s, struct sb_err *e)
 		c <<= 1;
 	s->chunk = c;
 	s->nchunks = (s->capacity + c - 1) / c;
-	s->tag = calloc(s->nchunks, 1);
-	if (!s->tag)
+	s->tags = calloc((s->nchunks + 3) / 4, 1);	/* all CH_UNMAPPED (0) */
+	if (!s->tags)
 		return sb_errf(e, "sim: no memory for the chunk map");
 	memset(s->ntag, 0, sizeof s->ntag);
 	s->ntag[CH_UNMAPPED] = s->nchunks;
@@ -30,8 +31,9 @@ int chunks_init(struct sim *s, struct sb_err *e)
 
 void chunks_set(struct sim *s, uint64_t c, enum chunk_tag t)
 {
-	s->ntag[s->tag[c]]--;
-	s->tag[c] = (uint8_t)t;
+	int sh = (int)(c & 3) * 2;
+	s->ntag[chunk_tag(s, c)]--;
+	s->tags[c >> 2] = (uint8_t)((s->tags[c >> 2] & ~(3u << sh)) | ((unsigned)t << sh));
 	s->ntag[t]++;
 }
 
@@ -81,7 +83,7 @@ void chunks_overwrite(struct sim *s, uint64_t off, struct overwrite *ow)
 	uint64_t c = off / s->chunk;
 	if (off != s->piece_end || c != s->piece_chunk) {
 		s->piece_chunk = c;
-		s->piece_prev = s->tag[c];
+		s->piece_prev = (uint8_t)chunk_tag(s, c);
 	}
 	overwrite_of(s, (enum chunk_tag)s->piece_prev, ow);
 }
@@ -110,7 +112,7 @@ void chunks_fold(struct sim *s, double folded)
 	if (S < 1.0) {
 		/* SLC is empty: every SLC chunk has been folded. */
 		for (uint64_t c = 0; c < s->nchunks && s->ntag[CH_SLC]; c++)
-			if (s->tag[c] == CH_SLC)
+			if (chunk_tag(s, c) == CH_SLC)
 				chunks_set(s, c, CH_FOLDED);
 		w->fold_carry = 0;
 		return;
@@ -122,7 +124,7 @@ void chunks_fold(struct sim *s, double folded)
 		uint64_t c = s->fold_cursor;
 		s->fold_cursor = (c + 1) % s->nchunks;
 		scanned++;
-		if (s->tag[c] != CH_SLC)
+		if (chunk_tag(s, c) != CH_SLC)
 			continue;
 		chunks_set(s, c, CH_FOLDED);
 		w->fold_carry -= per;

@@ -178,7 +178,7 @@ static void span_mix_init(const struct sim *s, const struct sim_stream *st,
 	uint64_t c0 = st->span_off / s->chunk;
 	uint64_t c1 = (st->span_off + st->span_len - 1) / s->chunk;
 	for (uint64_t c = c0; c <= c1; c++)
-		n[s->tag[c]]++;
+		n[chunk_tag(s, c)]++;
 	x->L = (double)st->span_len;
 	x->M_s = fmin(x->L, (double)n[CH_SLC] * (double)s->chunk * chunks_density(s, CH_SLC));
 	x->M_n = fmin(x->L - x->M_s, (double)(n[CH_NATIVE] + n[CH_FOLDED]) *
@@ -251,7 +251,7 @@ static void span_mix_retag(struct sim *s, const struct sim_stream *st,
 	uint64_t thr = share_threshold(p);
 	uint64_t thr_slc = share_threshold(written > 0 ? slc / written : 0);
 	for (uint64_t c = c0; c <= c1; c++) {
-		if (s->tag[c] != CH_UNMAPPED)
+		if (chunk_tag(s, c) != CH_UNMAPPED)
 			continue;
 		uint64_t h = c ^ st->seed;
 		if (splitmix64(&h) <= thr)

@@ -51,6 +51,30 @@ static double bin_hi(int i)
 	return 1.0 - 0.01 * pow(0.1, i - FW_BODY + 1);
 }
 
+uint64_t draw_first(uint64_t from, bool (*past)(const void *ctx, uint64_t k), const void *ctx)
+{
+	uint64_t a = from, b = 1ull << 53;
+	while (a < b) {
+		uint64_t mid = a + (b - a) / 2;
+		if (past(ctx, mid))
+			b = mid;
+		else
+			a = mid + 1;
+	}
+	return a;
+}
+
+struct bin_past {
+	const struct sim *s;
+	int bin;
+};
+
+static bool above_bin(const void *ctx, uint64_t k)
+{
+	const struct bin_past *x = ctx;
+	return latency_fw_bin_of(x->s, k) > x->bin;
+}
+
 void latency_init(struct sim *s)
 {
 	double cv = s->p.t_fw_cv;
@@ -67,32 +91,47 @@ void latency_init(struct sim *s)
 	/* Mean exactly 1: the bins' midpoints miss a little of the tail. */
 	for (int i = 0; i < FW_BINS; i++)
 		s->fw_bin[i] /= sum;
+	/* The bins as bounds on the draw's integer: latency_fw_bin_of is
+	   monotone in k (each step of it rounds monotonically), so bin i is
+	   the k from the first that lands above bin i-1 to the first that
+	   lands above bin i. */
+	for (int i = 0; i < FW_BINS - 1; i++) {
+		struct bin_past x = { s, i };
+		s->fw_lim[i] = draw_first(i ? s->fw_lim[i - 1] : 0, above_bin, &x);
+	}
+	s->fw_lim[FW_BINS - 1] = 1ull << 53;
+	/* FW_BODY x 2^64 / (the body's end + 1): a k below the end gives a
+	   guess below FW_BODY, next to its bin (latency_fw_bin_fast's
+	   comparisons correct it). */
+	s->fw_guess = (uint64_t)(((unsigned __int128)FW_BODY << 64) /
+				 (s->fw_lim[FW_BODY - 1] + 1));
 }
 
-double latency_fw_factor(struct sim *s)
+/* The body's bins are equal: index them directly, then the tail's. */
+int latency_fw_bin_of(const struct sim *s, uint64_t k)
 {
-	if (s->p.t_fw_cv <= 0)
-		return 1.0;
-	/* The body's bins are equal: index them directly (a search costs
-	   a branch miss per level, which was most of a read's draw). */
-	double u = rng_unit(&s->rng_fw), body = s->fw_cum[FW_BODY - 1];
+	double u = (double)k * 0x1.0p-53, body = s->fw_cum[FW_BODY - 1];
 	if (u < body) {
 		int i = (int)(u / body * FW_BODY);
-		return s->fw_bin[i < FW_BODY ? i : FW_BODY - 1];
+		return i < FW_BODY ? i : FW_BODY - 1;
 	}
 	for (int i = FW_BODY; i < FW_BINS - 1; i++)
 		if (u < s->fw_cum[i])
-			return s->fw_bin[i];
-	return s->fw_bin[FW_BINS - 1];
+			return i;
+	return FW_BINS - 1;
 }
 
-double latency_page_factor(const struct sim *s, uint64_t page_hash)
+int latency_page_types(const struct sim *s)
+{
+	return s->m < 2 || s->p.tr_spread <= 0 ? 1 : s->m;
+}
+
+/* The page's type comes from its address, as on real media (timing.c). */
+double latency_page_factor(const struct sim *s, int type)
 {
 	int m = s->m;
-	if (m < 2 || s->p.tr_spread <= 0)
+	if (latency_page_types(s) == 1)
 		return 1.0;
-	/* The page's type comes from its address, as on real media. */
-	int type = (int)((page_hash >> 17) % (uint64_t)m);
 	return 1.0 - s->p.tr_spread + 2.0 * s->p.tr_spread * type / (m - 1);
 }
 

@@ -13,8 +13,15 @@
 struct mapcache {
 	uint32_t *slot;
 	uint64_t nsets, ways, npages;
+	uint64_t set_mask;	/* nsets - 1 when a power of two, else 0 */
 	struct mapcache_stats st;
 };
+
+static uint32_t *set_of(const struct mapcache *m, uint64_t page)
+{
+	uint64_t set = m->set_mask ? page & m->set_mask : page % m->nsets;
+	return m->slot + set * m->ways;
+}
 
 int mapcache_new(uint64_t slots, uint64_t npages, struct mapcache **out,
 		 struct sb_err *e)
@@ -28,6 +35,8 @@ int mapcache_new(uint64_t slots, uint64_t npages, struct mapcache **out,
 	m->npages = npages;
 	m->ways = slots < WAYS_MAX ? slots : WAYS_MAX;
 	m->nsets = m->ways ? slots / m->ways : 0;
+	if (m->nsets > 1 && !(m->nsets & (m->nsets - 1)))
+		m->set_mask = m->nsets - 1;
 	if (m->ways) {
 		m->slot = calloc(m->nsets * m->ways, sizeof *m->slot);
 		if (!m->slot) {
@@ -67,7 +76,7 @@ bool mapcache_access(struct mapcache *m, uint64_t page, bool write, bool *dirtie
 		}
 		return true;
 	}
-	uint32_t *set = m->slot + (page % m->nsets) * m->ways;
+	uint32_t *set = set_of(m, page);
 	uint32_t key = (uint32_t)(page + 1);
 	uint64_t i = 0;
 	while (i < m->ways && set[i] && (set[i] & ~DIRTY) != key)
@@ -94,6 +103,12 @@ bool mapcache_access(struct mapcache *m, uint64_t page, bool write, bool *dirtie
 		set[i] = set[i - 1];
 	set[0] = v;
 	return miss;
+}
+
+void mapcache_prefetch(const struct mapcache *m, uint64_t page)
+{
+	if (m->ways)
+		__builtin_prefetch(set_of(m, page));
 }
 
 void mapcache_stats(const struct mapcache *m, struct mapcache_stats *st)

@@ -43,6 +43,9 @@ uint64_t mapcache_slots(const struct mapcache *m);
    on a miss; *dirtied (may be NULL) says whether a write-back is owed. */
 bool mapcache_access(struct mapcache *m, uint64_t page, bool write, bool *dirtied);
 
+/* Ask the memory for page's set ahead of a lookup that will need it. */
+void mapcache_prefetch(const struct mapcache *m, uint64_t page);
+
 void mapcache_stats(const struct mapcache *m, struct mapcache_stats *st);
 
 #endif

@@ -66,8 +66,53 @@ struct jitter {
 	struct rng rng;
 };
 
+/*
+ * x / d and x % d for a divisor fixed at open: a shift and a mask when d is
+ * a power of two (page, chunk and unit counts usually are), the hardware
+ * division otherwise.  Exact either way.
+ */
+struct divisor {
+	uint64_t d, mask;
+	int shift;		/* -1: not a power of two */
+};
+
+static inline struct divisor divisor_of(uint64_t d)
+{
+	struct divisor v = { d, d - 1, -1 };
+	if (d && !(d & (d - 1)))
+		v.shift = __builtin_ctzll(d);
+	return v;
+}
+
+static inline uint64_t div_by(const struct divisor *v, uint64_t x)
+{
+	return v->shift >= 0 ? x >> v->shift : x / v->d;
+}
+
+static inline uint64_t mod_by(const struct divisor *v, uint64_t x)
+{
+	return v->shift >= 0 ? x & v->mask : x % v->d;
+}
+
+/*
+ * a % d by a multiply, for a < 2^47 and 2 <= d < 2^17 with magic =
+ * mod47_magic(d): q = floor(a ceil(2^64 / d) / 2^64) is floor(a / d) exactly
+ * there (the error a (ceil(2^64 / d) - 2^64 / d) / 2^64 < a / 2^64 < 1 / d).
+ */
+static inline uint64_t mod47_magic(uint64_t d)
+{
+	return UINT64_MAX / d + 1;
+}
+
+static inline uint64_t mod47_by(uint64_t a, uint64_t magic, uint64_t d)
+{
+	uint64_t q = (uint64_t)(((unsigned __int128)a * magic) >> 64);
+	return a - q * d;
+}
+
+/* A queued I/O; its completion time is its heap key (sim.c). */
 struct heap_ent {
-	uint64_t t, seq, tag, t_submit;
+	uint64_t seq, tag, t_submit;
 	int32_t res;
 };
 
@@ -101,8 +146,10 @@ struct sim {
 	struct wpath wp;
 	struct jitter jit;
 
-	/* chunk map */
-	uint8_t *tag;
+	/* chunk map: 2-bit tags, four to a byte; read them with chunk_tag()
+	   (not `tag`, the byte per chunk it was: code that indexes it by
+	   chunk no longer compiles) */
+	uint8_t *tags;
 	uint64_t nchunks, chunk;	/* count, bytes each */
 	uint64_t ntag[4];
 	uint64_t fold_cursor;
@@ -111,8 +158,10 @@ struct sim {
 
 	/* discrete timing resources, ns */
 	uint64_t *core_free, *unit_free, *ch_free, link_free[2];
-	uint64_t *slot_free;	/* qd_cap slots when the interface limits depth */
-	uint32_t nslots;
+	/* qd_cap slots when the interface limits depth: the times they free,
+	   a ring sorted from slot_head (the earliest), slot_n of them */
+	uint64_t *slot_free;
+	uint32_t nslots, slot_head, slot_n;
 	struct wbuf_ent *wb;	/* write buffer FIFO (ring) */
 	uint32_t wb_head, wb_len, wb_cap;
 	uint64_t wb_bytes, wb_last_adm;
@@ -123,13 +172,44 @@ struct sim {
 	uint64_t wr_land_ns, wr_land_n;
 	uint64_t repeated_reads;	/* sampled streams' reads repeated, not simulated */
 
-	struct heap_ent *heap;
+	uint64_t *heap_t;	/* completion heap: times (the keys) ... */
+	struct heap_ent *heap;	/* ... and what each is */
 	uint32_t nheap, heap_cap;
 	uint64_t seq;
 
 	struct rng rng_retry, rng_collide, rng_fw;
 	double fw_bin[FW_BINS];	/* firmware-time factors, mean 1 */
 	double fw_prob[FW_BINS], fw_cum[FW_BINS];	/* their probabilities */
+	/* A draw's 53 bits k land in bin i when fw_lim[i-1] <= k < fw_lim[i]
+	   (latency.c): the bins' bounds as integers, for a draw without a
+	   division or a search. */
+	uint64_t fw_lim[FW_BINS];
+	uint64_t fw_guess;	/* k x this / 2^64: a body draw's bin, give or take one */
+
+	/* The discrete engine's per-I/O constants, computed once at open
+	   (timing_init) by the same expressions the per-I/O formulas use, so
+	   every I/O's times are the same to the nanosecond. */
+	struct divisor page_div, unit_div, ch_div, map_div;	/* map_div: map_lba */
+	uint64_t chunk_mask;		/* chunk - 1 (a power of two) */
+	int chunk_shift;
+	uint64_t t_ctrl_ns, t_core_wr_ns, t_commit_ns;
+	uint64_t fw_rd_ns[FW_BINS], fw_wr_ns[FW_BINS];	/* firmware time per bin */
+	/* A page read's service and retry cost: SLC, and native by page type */
+	struct page_ns { uint64_t svc, retry; } pg_slc, pg_nat[4];
+	uint64_t type_magic;	/* page type = (hash >> 17) % m by a multiply */
+	int ntypes;		/* page types with their own read time (1: one) */
+	uint64_t ch_page_ns;	/* a whole page's transfer on its channel */
+	uint64_t retry_lim;	/* a retry draw below this retries (0: none) */
+	uint64_t collide_lim[2];	/* interference draws: SLC, native */
+	uint64_t prog_lim;	/* an interfering op is a program below this */
+	/* a wait into a program [0] or an erase [1] is cut to the suspend
+	   time from this third draw on (2^53: never), and is then susp_ns */
+	uint64_t susp_lim[2], susp_ns;
+	uint64_t wb_cap_bytes;	/* write buffer size */
+	struct divisor wb_unit;	/* its release unit */
+	/* The last transfer time asked for on the read and write links (a
+	   stream asks for one length again and again). */
+	uint64_t rd_link_len, rd_link_ns, wr_link_len, wr_link_ns;
 	struct sampler *samp;	/* GC's write amplification (NULL: none) */
 	/* The L2P map cache (map.c); NULL when the whole map is held. */
 	struct mapcache *map;
@@ -175,9 +255,19 @@ double wp_write(struct sim *s, double bytes, double host_cap, double max_dt,
 void wp_trim(struct sim *s, double slc_bytes, double nat_bytes, bool whole);
 
 /* latency.c */
+/* The first 53-bit draw k >= from for which the monotone past(ctx, k)
+   holds (2^53: none): where a draw's outcome changes, as an integer. */
+uint64_t draw_first(uint64_t from, bool (*past)(const void *ctx, uint64_t k), const void *ctx);
 void latency_init(struct sim *s);
-double latency_fw_factor(struct sim *s);		/* one I/O's draw */
-double latency_page_factor(const struct sim *s, uint64_t page_hash);
+/* The firmware-time bin a draw's 53 bits k (a uniform k * 2^-53) fall in:
+   the definition, and the same by the integer bounds (fw_lim). */
+int latency_fw_bin_of(const struct sim *s, uint64_t k);
+static inline int latency_fw_bin_fast(const struct sim *s, uint64_t k);
+static inline int latency_fw_draw(struct sim *s);	/* one I/O's bin (0: no variation) */
+/* Page types with their own read time (1: all read at tR), and the
+   factor on tR of type t. */
+int latency_page_types(const struct sim *s);
+double latency_page_factor(const struct sim *s, int type);
 /* n bulk writes of mean latency lat (s); l_w0 is an unhindered write's,
    t_fw its firmware part. */
 void wlat_add(const struct sim *s, struct wlat *wl, struct lat_hist *h, uint64_t n,
@@ -200,6 +290,7 @@ bool map_cold(struct sim *s, uint64_t ios);
 void map_after_random(struct sim *s, const struct sim_stream *st, double n, double write_share);
 
 /* timing.c */
+int timing_init(struct sim *s, struct sb_err *e);
 uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len);
 uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len);
 uint64_t timing_other(struct sim *s, uint64_t t);
@@ -223,6 +314,35 @@ static inline int sim_self_check(const struct sim *s, struct sb_err *e)
 	(void)e;
 #endif
 	return 0;
+}
+
+static inline enum chunk_tag chunk_tag(const struct sim *s, uint64_t c)
+{
+	return (enum chunk_tag)((s->tags[c >> 2] >> ((c & 3) * 2)) & 3);
+}
+
+/* latency_fw_bin_of by the bounds: a guess from the body's equal widths,
+   corrected by comparisons that nearly always hold. */
+static inline int latency_fw_bin_fast(const struct sim *s, uint64_t k)
+{
+	int i = FW_BODY;
+	if (k < s->fw_lim[FW_BODY - 1]) {
+		i = (int)(((unsigned __int128)k * s->fw_guess) >> 64);
+		if (i > FW_BODY - 1)
+			i = FW_BODY - 1;
+		while (i > 0 && k < s->fw_lim[i - 1])
+			i--;
+	}
+	while (k >= s->fw_lim[i])
+		i++;
+	return i;
+}
+
+static inline int latency_fw_draw(struct sim *s)
+{
+	if (s->p.t_fw_cv <= 0)
+		return 0;
+	return latency_fw_bin_fast(s, rng_next(&s->rng_fw) >> 11);
 }
 
 static inline double ns_to_s(uint64_t ns) { return (double)ns * 1e-9; }

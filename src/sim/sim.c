@@ -63,13 +63,14 @@ int sim_open(const struct sim_profile *p, uint64_t seed, struct sim **out,
 	if (p->qd_cap < 1024) {
 		s->nslots = (uint32_t)p->qd_cap;
 		s->slot_free = calloc(s->nslots, sizeof *s->slot_free);
+		s->slot_n = s->nslots;	/* all free at 0 */
 	}
 	if (!s->core_free || !s->unit_free || !s->ch_free ||
 	    (s->nslots && !s->slot_free) || chunks_init(s, e)) {
 		sim_close(s);
 		return sb_errf(e, "sim %s: out of memory", p->name);
 	}
-	if (map_init(s, e)) {
+	if (map_init(s, e) || timing_init(s, e)) {
 		sim_close(s);
 		return -1;
 	}
@@ -89,12 +90,13 @@ void sim_close(struct sim *s)
 		return;
 	sampler_free(s->samp);
 	mapcache_free(s->map);
-	free(s->tag);
+	free(s->tags);
 	free(s->core_free);
 	free(s->unit_free);
 	free(s->ch_free);
 	free(s->slot_free);
 	free(s->wb);
+	free(s->heap_t);
 	free(s->heap);
 	free(s);
 }
@@ -104,51 +106,112 @@ uint64_t sim_capacity(const struct sim *s) { return s->capacity; }
 uint64_t sim_now(const struct sim *s) { return s->now; }
 uint32_t sim_outstanding(const struct sim *s) { return s->nheap; }
 
-/* Completion heap, ordered by (time, submission order). */
-static bool heap_less(const struct heap_ent *a, const struct heap_ent *b)
+/*
+ * Completion heap, ordered by completion time, the first submitted first
+ * among equal times: (time, submission) is unique, so the order of
+ * completions is the same whatever the heap's layout.  The sifts compare
+ * times only, in an array of their own (a child's two keys share a cache
+ * line), without branches (which child is the lesser is as good as
+ * random); a pop moves the hole down to a leaf and the last entry up from
+ * there (it belongs near the bottom: half the comparisons of a sift from
+ * the top).  Equal times are rare (every read and write crosses the one
+ * link): a pop that finds one beside the least gives the least time's
+ * first submitted I/O the top first.  A 4-ary heap was slower, and so
+ * was a radix heap.
+ */
+static void heap_up(struct sim *s, uint32_t i, uint64_t t, struct heap_ent x)
 {
-	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+	uint64_t *k = s->heap_t;
+	while (i > 0) {
+		uint32_t up = (i - 1) / 2;
+		if (t >= k[up])
+			break;
+		k[i] = k[up];
+		s->heap[i] = s->heap[up];
+		i = up;
+	}
+	k[i] = t;
+	s->heap[i] = x;
 }
 
-static int heap_push(struct sim *s, struct heap_ent x)
+static int heap_push(struct sim *s, uint64_t t, struct heap_ent x)
 {
 	if (s->nheap == s->heap_cap) {
 		uint32_t ncap = s->heap_cap ? s->heap_cap * 2 : 256;
+		uint64_t *k = realloc(s->heap_t, sizeof *k * ncap);
+		if (!k)
+			return -1;
+		s->heap_t = k;
 		struct heap_ent *n = realloc(s->heap, sizeof *n * ncap);
 		if (!n)
 			return -1;
 		s->heap = n;
 		s->heap_cap = ncap;
 	}
-	uint32_t i = s->nheap++;
-	while (i > 0) {
-		uint32_t up = (i - 1) / 2;
-		if (!heap_less(&x, &s->heap[up]))
-			break;
-		s->heap[i] = s->heap[up];
-		i = up;
-	}
-	s->heap[i] = x;
+	heap_up(s, s->nheap++, t, x);
 	return 0;
+}
+
+/*
+ * The entries at the least time form a subtree at the top (a parent's
+ * time is never later): the first submitted of them trades places with
+ * the top (equal keys, so the heap stays one).  A depth-first walk that
+ * keeps the right children still to visit: at most one per level.
+ */
+static void heap_first_of_ties(struct sim *s)
+{
+	const uint64_t *k = s->heap_t;
+	uint64_t t = k[0];
+	uint32_t n = s->nheap, best = 0, i = 0, sp = 0, stack[32];
+	for (;;) {
+		if (s->heap[i].seq < s->heap[best].seq)
+			best = i;
+		uint32_t l = 2 * i + 1, r = l + 1;
+		bool gl = l < n && k[l] == t, gr = r < n && k[r] == t;
+		if (gl && gr)
+			stack[sp++] = r;
+		if (gl)
+			i = l;
+		else if (gr)
+			i = r;
+		else if (sp)
+			i = stack[--sp];
+		else
+			break;
+	}
+	struct heap_ent top = s->heap[0];
+	s->heap[0] = s->heap[best];
+	s->heap[best] = top;
 }
 
 static struct heap_ent heap_pop(struct sim *s)
 {
-	struct heap_ent top = s->heap[0], last = s->heap[--s->nheap];
-	uint32_t i = 0;
+	uint64_t *k = s->heap_t;
+	struct heap_ent *h = s->heap;
+	uint32_t n = s->nheap - 1, i = 0;
+	if ((n >= 1 && k[1] == k[0]) || (n >= 2 && k[2] == k[0]))
+		heap_first_of_ties(s);
+	struct heap_ent top = h[0];
+	s->nheap = n;
+	if (!n)
+		return top;
+	/* The entries stand in [0, n]; the last, k[n], is to be placed. */
 	for (;;) {
 		uint32_t c = 2 * i + 1;
-		if (c >= s->nheap)
+		if (c + 1 >= n) {
+			if (c + 1 == n) {	/* one child: the last entry */
+				k[i] = k[c];
+				h[i] = h[c];
+				i = c;
+			}
 			break;
-		if (c + 1 < s->nheap && heap_less(&s->heap[c + 1], &s->heap[c]))
-			c++;
-		if (!heap_less(&s->heap[c], &last))
-			break;
-		s->heap[i] = s->heap[c];
+		}
+		c += k[c + 1] < k[c];
+		k[i] = k[c];
+		h[i] = h[c];
 		i = c;
 	}
-	if (s->nheap)
-		s->heap[i] = last;
+	heap_up(s, i, k[n], h[n]);
 	return top;
 }
 
@@ -183,9 +246,19 @@ int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e)
 			       (unsigned long long)s->capacity);
 	if ((io->op == SIM_READ || io->op == SIM_WRITE) && io->len == 0)
 		return sb_errf(e, "sim: zero-length %s", io->op == SIM_READ ? "read" : "write");
+	/* A read's chunk tag and map-cache set are the loads most likely to
+	   miss the CPU's cache: ask for them before the work that does not
+	   need them. */
+	if (io->op == SIM_READ) {
+		__builtin_prefetch(&s->tags[io->offset >> s->chunk_shift >> 2]);
+		if (s->map)
+			mapcache_prefetch(s->map, div_by(&s->map_div, io->offset));
+	}
 	uint64_t t = timing_slot(s, s->now);
 	/* Host activity: bring the background up to now; the drive is busy. */
-	wp_idle_to(s, ns_to_s(t));
+	double t_s = ns_to_s(t);
+	if (t_s > s->wp.t)
+		wp_idle_to(s, t_s);
 	uint64_t done;
 	switch (io->op) {
 	case SIM_READ:
@@ -197,7 +270,7 @@ int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e)
 			/* On media: behind everything the buffer holds, then
 			   the commit, as a flush would be. */
 			uint64_t empty = s->drain_end > done ? s->drain_end : done;
-			done = empty + (uint64_t)(s->p.t_commit_us * 1000.0);
+			done = empty + s->t_commit_ns;
 		}
 		break;
 	case SIM_TRIM:
@@ -206,7 +279,7 @@ int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e)
 		break;
 	case SIM_FLUSH: {
 		uint64_t empty = s->drain_end > t ? s->drain_end : t;
-		done = empty + (uint64_t)(s->p.t_commit_us * 1000.0);
+		done = empty + s->t_commit_ns;
 		break;
 	}
 	default:
@@ -228,10 +301,10 @@ int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e)
 	if (busy > s->wp.last_busy)
 		s->wp.last_busy = busy;
 	struct heap_ent h = {
-		.t = done, .seq = s->seq++, .tag = io->tag, .t_submit = s->now,
+		.seq = s->seq++, .tag = io->tag, .t_submit = s->now,
 		.res = io->op == SIM_FLUSH ? 0 : (int32_t)io->len,
 	};
-	if (heap_push(s, h))
+	if (heap_push(s, done, h))
 		return sb_errno(e, ENOMEM, "sim: completion queue");
 	return 0;
 }
@@ -241,7 +314,7 @@ int sim_reap(struct sim *s, struct sim_cpl *out, int min, int max,
 {
 	int n = 0;
 	while (n < max && s->nheap) {
-		uint64_t t = s->heap[0].t;
+		uint64_t t = s->heap_t[0];
 		if (t > s->now) {
 			/* Wait only while fewer than `min` are in hand. */
 			if (n >= min || t > deadline_ns)
@@ -249,7 +322,7 @@ int sim_reap(struct sim *s, struct sim_cpl *out, int min, int max,
 			s->now = t;
 		}
 		struct heap_ent h = heap_pop(s);
-		out[n++] = (struct sim_cpl){ h.tag, h.t_submit, h.t, h.res };
+		out[n++] = (struct sim_cpl){ h.tag, h.t_submit, t, h.res };
 	}
 	if (n < min && deadline_ns != UINT64_MAX && deadline_ns > s->now)
 		s->now = deadline_ns;
@@ -276,7 +349,7 @@ int sim_discard(struct sim *s, uint64_t off, uint64_t len, struct sb_err *e)
 void sim_flush(struct sim *s)
 {
 	uint64_t empty = s->drain_end > s->now ? s->drain_end : s->now;
-	s->now = empty + (uint64_t)(s->p.t_commit_us * 1000.0);
+	s->now = empty + s->t_commit_ns;
 	wp_idle_to(s, ns_to_s(s->now));
 }
 

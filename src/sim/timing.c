@@ -29,6 +29,80 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
+/* The smallest 53-bit draw k with k * 2^-53 >= p: rng_unit() < p exactly
+   when the draw's k is below it (scaling by 2^53 is exact). */
+static uint64_t unit_lim(double p)
+{
+	return p <= 0 ? 0 : (uint64_t)ceil(p * 0x1.0p53);
+}
+
+/* The wait into an operation of op us that the third draw k gives,
+   before the suspend time cuts it. */
+static double op_wait(uint64_t k, double op)
+{
+	return (double)k * 0x1.0p-53 * op;	/* rng_unit() x op */
+}
+
+struct wait_past {
+	double op, susp;
+};
+
+static bool past_susp(const void *ctx, uint64_t k)
+{
+	const struct wait_past *x = ctx;
+	return op_wait(k, x->op) > x->susp;
+}
+
+/* The first third draw whose wait into an op of `op` us passes the
+   suspend time: op_wait is monotone in k (each step rounds so). */
+static uint64_t susp_from(double op, double susp)
+{
+	struct wait_past x = { op, susp };
+	return susp > 0 ? draw_first(0, past_susp, &x) : 1ull << 53;
+}
+
+int timing_init(struct sim *s, struct sb_err *e)
+{
+	const struct sim_profile *p = &s->p;
+	s->page_div = divisor_of((uint64_t)(p->page_kib * 1024.0));
+	s->unit_div = divisor_of((uint64_t)p->units);
+	s->ch_div = divisor_of((uint64_t)p->channels);
+	if (!s->page_div.d || !s->unit_div.d || !s->ch_div.d)
+		return sb_errf(e, "sim %s: a page, units and channels are needed", p->name);
+	if (s->map)
+		s->map_div = divisor_of(s->map_lba);
+	s->chunk_shift = __builtin_ctzll(s->chunk);
+	s->chunk_mask = s->chunk - 1;
+	s->t_ctrl_ns = us(p->t_ctrl_us);
+	s->t_core_wr_ns = us(p->cores / (p->wr_cap_kiops * 1e3) * 1e6);
+	s->t_commit_ns = (uint64_t)(p->t_commit_us * 1000.0);
+	for (int i = 0; i < FW_BINS; i++) {
+		double f = p->t_fw_cv > 0 ? s->fw_bin[i] : 1.0;
+		s->fw_rd_ns[i] = us(p->t_fw_rd_us * f);
+		s->fw_wr_ns[i] = us(p->t_fw_wr_us * f);
+	}
+	s->pg_slc = (struct page_ns){ us(p->tr_slc_us), us(p->n_rr * p->tr_slc_us) };
+	s->ntypes = latency_page_types(s);
+	for (int t = 0; t < s->ntypes; t++) {
+		double tr = p->tr_nat_us * latency_page_factor(s, t);
+		s->pg_nat[t] = (struct page_ns){ us(tr), us(p->n_rr * tr) };
+	}
+	/* the hash's top 47 bits modulo m (mod47_by) */
+	s->type_magic = s->ntypes > 1 ? mod47_magic((uint64_t)s->ntypes) : 0;
+	s->ch_page_ns = xfer_ns((double)s->page_div.d, p->ch_gbs);
+	s->retry_lim = p->p_rr > 0 ? unit_lim(p->p_rr) : 0;
+	s->collide_lim[0] = unit_lim(0.25);
+	s->collide_lim[1] = unit_lim(0.6);
+	s->prog_lim = unit_lim(0.9);
+	s->susp_lim[0] = susp_from(p->t_prog_us, p->t_susp_us);
+	s->susp_lim[1] = susp_from(p->t_bers_us, p->t_susp_us);
+	s->susp_ns = us(p->t_susp_us);
+	s->wb_cap_bytes = (uint64_t)(p->wbuf_mib * 1048576.0);
+	s->wb_unit = divisor_of((uint64_t)(p->wbuf_release_kib * 1024.0));
+	s->rd_link_len = s->wr_link_len = UINT64_MAX;
+	return 0;
+}
+
 static uint64_t reserve(uint64_t *free_at, uint64_t start, uint64_t service)
 {
 	uint64_t s = max_u64(start, *free_at);
@@ -46,27 +120,39 @@ static uint64_t *pick_core(struct sim *s)
 	return best;
 }
 
+/*
+ * The interface's slots: an I/O takes the one that frees first and holds
+ * it until its completion.  Which slot is which does not matter, only the
+ * times they free, so they are kept sorted: the earliest is at the head,
+ * and a completion goes in from the back (it is nearly always the
+ * latest), not a scan of every slot per I/O.
+ */
 uint64_t timing_slot(struct sim *s, uint64_t t)
 {
 	if (!s->nslots)
 		return t;
-	uint32_t best = 0;
-	for (uint32_t i = 1; i < s->nslots; i++)
-		if (s->slot_free[i] < s->slot_free[best])
-			best = i;
-	/* Mark the slot as taken until the completion is known. */
-	uint64_t start = max_u64(t, s->slot_free[best]);
-	s->slot_free[best] = UINT64_MAX;
-	return start;
+	uint64_t first = s->slot_free[s->slot_head];
+	s->slot_head = s->slot_head + 1 == s->nslots ? 0 : s->slot_head + 1;
+	s->slot_n--;
+	return max_u64(t, first);
 }
 
 void timing_slot_done(struct sim *s, uint64_t t_done)
 {
-	for (uint32_t i = 0; i < s->nslots; i++)
-		if (s->slot_free[i] == UINT64_MAX) {
-			s->slot_free[i] = t_done;
-			return;
-		}
+	if (!s->nslots)
+		return;
+	uint32_t n = s->nslots, j = s->slot_head + s->slot_n;
+	if (j >= n)
+		j -= n;
+	for (uint32_t k = s->slot_n; k > 0; k--) {
+		uint32_t prev = j ? j - 1 : n - 1;
+		if (s->slot_free[prev] <= t_done)
+			break;
+		s->slot_free[j] = s->slot_free[prev];
+		j = prev;
+	}
+	s->slot_free[j] = t_done;
+	s->slot_n++;
 }
 
 static uint64_t hash64(uint64_t x)
@@ -74,20 +160,27 @@ static uint64_t hash64(uint64_t x)
 	return splitmix64(&x);
 }
 
-/* A read waits behind background programs and erases on its unit. */
-static uint64_t interference_ns(struct sim *s, uint64_t at)
+static uint64_t draw53(struct rng *r)
 {
-	double busy_until = s->wp.t;
-	if ((double)at * 1e-9 >= busy_until)
+	return rng_next(r) >> 11;
+}
+
+/*
+ * A read waits behind background programs and erases on its unit (only
+ * while the write path is busy past the read's start: the caller asks).
+ * The first draw says whether it meets one, the second which, the third
+ * how far in; a suspend cuts the wait (most waits are cut: that answer
+ * comes from the integer draw, without the floating-point conversions).
+ */
+static uint64_t interference_ns(struct sim *s, uint64_t lim)
+{
+	if (draw53(&s->rng_collide) >= lim)
 		return 0;
-	double u = s->wp.last == RG_SLC ? 0.25 : 0.6;
-	if (rng_unit(&s->rng_collide) >= u)
-		return 0;
-	double op = rng_unit(&s->rng_collide) < 0.9 ? s->p.t_prog_us : s->p.t_bers_us;
-	double wait = rng_unit(&s->rng_collide) * op;
-	if (s->p.t_susp_us > 0 && wait > s->p.t_susp_us)
-		wait = s->p.t_susp_us;
-	return us(wait);
+	int j = draw53(&s->rng_collide) >= s->prog_lim;
+	uint64_t k = draw53(&s->rng_collide);
+	if (k >= s->susp_lim[j])
+		return s->susp_ns;
+	return us(op_wait(k, j ? s->p.t_bers_us : s->p.t_prog_us));
 }
 
 /*
@@ -102,52 +195,75 @@ static uint64_t interference_ns(struct sim *s, uint64_t at)
 static uint64_t map_misses(struct sim *s, uint64_t off, uint64_t len)
 {
 	uint64_t n = 0;
-	for (uint64_t pg = off / s->map_lba; pg <= (off + len - 1) / s->map_lba; pg++) {
+	uint64_t last = div_by(&s->map_div, off + len - 1);
+	for (uint64_t pg = div_by(&s->map_div, off); pg <= last; pg++) {
 		uint64_t o = max_u64(off, pg * s->map_lba);
-		if (s->tag[o / s->chunk] != CH_UNMAPPED && map_lookup(s, pg, false))
+		if (chunk_tag(s, o >> s->chunk_shift) != CH_UNMAPPED && map_lookup(s, pg, false))
 			n++;
 	}
 	return n;
 }
 
+/* A NAND page read's service time: SLC, or native by the page's type. */
+static const struct page_ns *page_time(const struct sim *s, enum chunk_tag tag, uint64_t ph)
+{
+	if (tag == CH_SLC && s->p.tr_slc_us > 0)
+		return &s->pg_slc;
+	if (s->ntypes == 1)
+		return &s->pg_nat[0];
+	return &s->pg_nat[mod47_by(ph >> 17, s->type_magic, (uint64_t)s->ntypes)];
+}
+
 uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 {
 	const struct sim_profile *p = &s->p;
-	uint64_t start = reserve(pick_core(s), t, us(p->t_ctrl_us)) +
-			 us(p->t_fw_rd_us * latency_fw_factor(s));
+	uint64_t start = reserve(pick_core(s), t, s->t_ctrl_ns) +
+			 s->fw_rd_ns[latency_fw_draw(s)];
 	uint64_t maps = s->map ? map_misses(s, off, len) : 0;
-	uint64_t page = (uint64_t)(p->page_kib * 1024.0);
+	/* Background programs and erases run until the write path's time. */
+	bool busy = ns_to_s(start) < s->wp.t;
+	uint64_t collide_lim = s->collide_lim[s->wp.last != RG_SLC];
+	uint64_t page = s->page_div.d;
 	uint64_t end = start;
-	for (uint64_t o = 0; o < len; ) {
-		uint64_t pg = (off + o) / page;
-		uint64_t n = (pg + 1) * page - (off + o);
+	/* page by page; the chunk's tag is looked up when the chunk changes */
+	uint64_t c_tag = UINT64_MAX;
+	enum chunk_tag tag = CH_UNMAPPED;
+	uint64_t pg = div_by(&s->page_div, off);
+	for (uint64_t o = 0; o < len; pg++) {
+		uint64_t at = off + o;
+		uint64_t n = (pg + 1) * page - at;
 		if (n > len - o)
 			n = len - o;
-		uint64_t c = (off + o) / s->chunk;
-		enum chunk_tag tag = c < s->nchunks ? (enum chunk_tag)s->tag[c] : CH_UNMAPPED;
 		o += n;
+		uint64_t c = at >> s->chunk_shift;
+		if (c != c_tag) {
+			c_tag = c;
+			tag = c < s->nchunks ? chunk_tag(s, c) : CH_UNMAPPED;
+		}
 		if (tag == CH_UNMAPPED)
 			continue;	/* nothing stored: no NAND access */
 		uint64_t ph = hash64(pg);
-		double tr = tag == CH_SLC && p->tr_slc_us > 0 ? p->tr_slc_us :
-			    p->tr_nat_us * latency_page_factor(s, ph);
-		uint64_t svc = us(tr);
-		if (p->p_rr > 0 && rng_unit(&s->rng_retry) < p->p_rr)
-			svc += us(p->n_rr * tr);
-		uint32_t unit = (uint32_t)(ph % (uint64_t)p->units);
-		uint64_t wait = interference_ns(s, start);
-		double xfer = (double)n;
+		const struct page_ns *pt = page_time(s, tag, ph);
+		uint64_t svc = pt->svc;
+		if (s->retry_lim && draw53(&s->rng_retry) < s->retry_lim)
+			svc += pt->retry;
+		uint32_t unit = (uint32_t)mod_by(&s->unit_div, ph);
+		uint64_t wait = busy ? interference_ns(s, collide_lim) : 0;
+		uint64_t ch_ns = n == page ? s->ch_page_ns : xfer_ns((double)n, p->ch_gbs);
 		if (maps) {	/* the map pages first (map_misses) */
 			svc += maps * s->tr_map_ns;
-			xfer += (double)(maps * s->map_page_bytes);
+			ch_ns = xfer_ns((double)n + (double)(maps * s->map_page_bytes), p->ch_gbs);
 			maps = 0;
 		}
 		uint64_t a = reserve(&s->unit_free[unit], start + wait, svc);
-		uint64_t b = reserve(&s->ch_free[unit % (uint32_t)p->channels], a,
-				     xfer_ns(xfer, p->ch_gbs));
+		uint64_t b = reserve(&s->ch_free[mod_by(&s->ch_div, unit)], a, ch_ns);
 		end = max_u64(end, b);
 	}
-	return reserve(&s->link_free[0], end, xfer_ns((double)len, p->link_rd_gbs));
+	if (len != s->rd_link_len) {
+		s->rd_link_len = len;
+		s->rd_link_ns = xfer_ns((double)len, p->link_rd_gbs);
+	}
+	return reserve(&s->link_free[0], end, s->rd_link_ns);
 }
 
 /*
@@ -158,15 +274,15 @@ uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
  */
 static uint64_t wbuf_admit(struct sim *s, uint64_t t, uint32_t len)
 {
-	uint64_t cap = (uint64_t)(s->p.wbuf_mib * 1048576.0);
-	uint64_t unit = (uint64_t)(s->p.wbuf_release_kib * 1024.0);
+	uint64_t cap = s->wb_cap_bytes;
 	uint64_t adm = max_u64(t, s->wb_last_adm);
 	for (;;) {
 		while (s->wb_len && s->wb[s->wb_head].drain_end <= adm) {
 			s->wb_unreleased += s->wb[s->wb_head].bytes;
-			s->wb_head = (s->wb_head + 1) % s->wb_cap;
+			s->wb_head = (s->wb_head + 1) & (s->wb_cap - 1);
 			s->wb_len--;
-			uint64_t back = unit ? s->wb_unreleased / unit * unit : s->wb_unreleased;
+			uint64_t back = s->wb_unit.d ? s->wb_unreleased - mod_by(&s->wb_unit, s->wb_unreleased) :
+						       s->wb_unreleased;
 			if (!s->wb_len)
 				back = s->wb_unreleased;	/* empty: all of it */
 			s->wb_bytes -= back;
@@ -180,6 +296,7 @@ static uint64_t wbuf_admit(struct sim *s, uint64_t t, uint32_t len)
 	return adm;
 }
 
+/* The ring's capacity stays a power of two (1024, doubling). */
 static int wbuf_push(struct sim *s, uint64_t drain_end, uint32_t len)
 {
 	if (s->wb_len == s->wb_cap) {
@@ -188,13 +305,13 @@ static int wbuf_push(struct sim *s, uint64_t drain_end, uint32_t len)
 		if (!n)
 			return -1;
 		for (uint32_t i = 0; i < s->wb_len; i++)
-			n[i] = s->wb[(s->wb_head + i) % s->wb_cap];
+			n[i] = s->wb[(s->wb_head + i) & (s->wb_cap - 1)];
 		free(s->wb);
 		s->wb = n;
 		s->wb_cap = ncap;
 		s->wb_head = 0;
 	}
-	s->wb[(s->wb_head + s->wb_len) % s->wb_cap] = (struct wbuf_ent){ drain_end, len };
+	s->wb[(s->wb_head + s->wb_len) & (s->wb_cap - 1)] = (struct wbuf_ent){ drain_end, len };
 	s->wb_len++;
 	s->wb_bytes += len;
 	return 0;
@@ -203,11 +320,13 @@ static int wbuf_push(struct sim *s, uint64_t drain_end, uint32_t len)
 uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 {
 	const struct sim_profile *p = &s->p;
-	double t_core_us = p->cores / (p->wr_cap_kiops * 1e3) * 1e6;
-	uint64_t fw = reserve(pick_core(s), t, us(t_core_us)) +
-		      us(p->t_fw_wr_us * latency_fw_factor(s));
+	uint64_t fw = reserve(pick_core(s), t, s->t_core_wr_ns) + s->fw_wr_ns[latency_fw_draw(s)];
 	int li = p->link_shared ? 0 : 1;
-	uint64_t landed = reserve(&s->link_free[li], fw, xfer_ns((double)len, p->link_wr_gbs));
+	if (len != s->wr_link_len) {
+		s->wr_link_len = len;
+		s->wr_link_ns = xfer_ns((double)len, p->link_wr_gbs);
+	}
+	uint64_t landed = reserve(&s->link_free[li], fw, s->wr_link_ns);
 	s->wr_land_ns += landed - t;
 	s->wr_land_n++;
 
@@ -217,8 +336,7 @@ uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 	if (s->wp.t < t0)
 		wp_idle_to(s, t0);
 	for (uint64_t o = 0; o < len; ) {
-		uint64_t c = (off + o) / s->chunk;
-		uint64_t n = (c + 1) * s->chunk - (off + o);
+		uint64_t n = s->chunk - ((off + o) & s->chunk_mask);
 		if (n > len - o)
 			n = len - o;
 		struct overwrite ow;
@@ -243,5 +361,5 @@ uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 
 uint64_t timing_other(struct sim *s, uint64_t t)
 {
-	return reserve(pick_core(s), t, us(s->p.t_ctrl_us));
+	return reserve(pick_core(s), t, s->t_ctrl_ns);
 }
