@@ -70,10 +70,18 @@ static inline uint64_t rng_below(struct rng *r, uint64_t n)
 	return (uint64_t)(m >> 64);
 }
 
+/* A uniform 53-bit integer: the draw behind rng_unit(), for callers that
+   compare it with an integer bound instead of converting it (the
+   simulator's per-I/O draws). */
+static inline uint64_t rng_draw53(struct rng *r)
+{
+	return rng_next(r) >> 11;
+}
+
 /* Uniform double in [0, 1). */
 static inline double rng_unit(struct rng *r)
 {
-	return (double)(rng_next(r) >> 11) * 0x1.0p-53;
+	return (double)rng_draw53(r) * 0x1.0p-53;
 }
 
 #endif

@@ -342,7 +342,7 @@ static inline int latency_fw_draw(struct sim *s)
 {
 	if (s->p.t_fw_cv <= 0)
 		return 0;
-	return latency_fw_bin_fast(s, rng_next(&s->rng_fw) >> 11);
+	return latency_fw_bin_fast(s, rng_draw53(&s->rng_fw));
 }
 
 static inline double ns_to_s(uint64_t ns) { return (double)ns * 1e-9; }

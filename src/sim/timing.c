@@ -160,11 +160,6 @@ static uint64_t hash64(uint64_t x)
 	return splitmix64(&x);
 }
 
-static uint64_t draw53(struct rng *r)
-{
-	return rng_next(r) >> 11;
-}
-
 /*
  * A read waits behind background programs and erases on its unit (only
  * while the write path is busy past the read's start: the caller asks).
@@ -174,10 +169,10 @@ static uint64_t draw53(struct rng *r)
  */
 static uint64_t interference_ns(struct sim *s, uint64_t lim)
 {
-	if (draw53(&s->rng_collide) >= lim)
+	if (rng_draw53(&s->rng_collide) >= lim)
 		return 0;
-	int j = draw53(&s->rng_collide) >= s->prog_lim;
-	uint64_t k = draw53(&s->rng_collide);
+	int j = rng_draw53(&s->rng_collide) >= s->prog_lim;
+	uint64_t k = rng_draw53(&s->rng_collide);
 	if (k >= s->susp_lim[j])
 		return s->susp_ns;
 	return us(op_wait(k, j ? s->p.t_bers_us : s->p.t_prog_us));
@@ -245,7 +240,7 @@ uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 		uint64_t ph = hash64(pg);
 		const struct page_ns *pt = page_time(s, tag, ph);
 		uint64_t svc = pt->svc;
-		if (s->retry_lim && draw53(&s->rng_retry) < s->retry_lim)
+		if (s->retry_lim && rng_draw53(&s->rng_retry) < s->retry_lim)
 			svc += pt->retry;
 		uint32_t unit = (uint32_t)mod_by(&s->unit_div, ph);
 		uint64_t wait = busy ? interference_ns(s, collide_lim) : 0;
