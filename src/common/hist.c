@@ -18,13 +18,6 @@ void hist_free(struct lat_hist *h)
 	free(h);
 }
 
-/* Visit the buckets of h whose nz bit is set, in order: i = the index. */
-#define FOR_EACH_SET(h, i)                                                     \
-	for (uint32_t w_ = (h)->lo >> 6; (h)->lo <= (h)->hi && w_ <= (h)->hi >> 6; w_++) \
-		for (uint64_t m_ = (h)->nz[w_], i = 0;                         \
-		     m_ && ((i = w_ * 64u + (uint32_t)__builtin_ctzll(m_)), 1); \
-		     m_ &= m_ - 1)
-
 void hist_reset(struct lat_hist *h)
 {
 	if (h->lo <= h->hi) {
@@ -192,12 +185,12 @@ size_t hist_encode(const struct lat_hist *h, uint8_t *out)
 	n += put_varint(out + n, h->max);
 	uint64_t nonzero = 0;
 	if (h->count)
-		FOR_EACH_SET(h, i)
+		HIST_FOR_EACH_SET(h, i)
 			nonzero += h->buckets[i] != 0;
 	n += put_varint(out + n, nonzero);
 	uint64_t prev = 0;
 	if (h->count)
-		FOR_EACH_SET(h, i) {
+		HIST_FOR_EACH_SET(h, i) {
 			if (!h->buckets[i])
 				continue;
 			n += put_varint(out + n, i - prev);

@@ -72,6 +72,18 @@ static inline void hist_add(struct lat_hist *h, uint64_t v)
 	hist_add_n(h, v, 1);
 }
 
+/*
+ * Visit, in order, the buckets of h whose nz bit is set (i: the index, a
+ * uint64_t the loop declares): the touched buckets, not the range between
+ * lo and hi.  A set bit may name a bucket that is zero again: callers that
+ * care skip it.
+ */
+#define HIST_FOR_EACH_SET(h, i)                                                \
+	for (uint32_t w_ = (h)->lo >> 6; (h)->lo <= (h)->hi && w_ <= (h)->hi >> 6; w_++) \
+		for (uint64_t m_ = (h)->nz[w_], i = 0;                         \
+		     m_ && ((i = w_ * 64u + (uint32_t)__builtin_ctzll(m_)), 1); \
+		     m_ &= m_ - 1)
+
 struct lat_hist *hist_new(void);	/* zeroed and reset; NULL on ENOMEM */
 void hist_free(struct lat_hist *h);
 void hist_reset(struct lat_hist *h);

@@ -401,12 +401,14 @@ static void spread(struct lat_hist *dst, const struct lat_hist *shape, uint64_t 
 {
 	double acc = 0;
 	uint64_t given = 0;
-	for (uint32_t i = shape->lo; i <= shape->hi && shape->count; i++) {
+	if (!shape->count)
+		return;
+	HIST_FOR_EACH_SET(shape, i) {
 		if (!shape->buckets[i])
 			continue;
 		acc += (double)n * (double)shape->buckets[i] / (double)shape->count;
 		uint64_t k = (uint64_t)(acc + 0.5) - given;
-		uint64_t v = hist_bucket_low(i);
+		uint64_t v = hist_bucket_low((uint32_t)i);
 		if (v < shape->min)
 			v = shape->min;
 		hist_add_n(dst, scale == 1.0 ? v : (uint64_t)((double)v * scale + 0.5), k);

@@ -43,8 +43,9 @@ void smp_free(struct smp_window *m)
 static int build_table(struct smp_table *t, const struct lat_hist *h)
 {
 	uint32_t n = 0;
-	for (uint32_t i = h->lo; i <= h->hi && h->count; i++)
-		n += h->buckets[i] != 0;
+	if (h->count)
+		HIST_FOR_EACH_SET(h, i)
+			n += h->buckets[i] != 0;
 	if (n > t->cap) {
 		uint64_t *c = realloc(t->cum, n * sizeof *c);
 		if (c)
@@ -58,10 +59,12 @@ static int build_table(struct smp_table *t, const struct lat_hist *h)
 	}
 	uint64_t acc = 0;
 	t->n = 0;
-	for (uint32_t i = h->lo; i <= h->hi && h->count; i++) {
+	if (!h->count)
+		return 0;
+	HIST_FOR_EACH_SET(h, i) {
 		if (!h->buckets[i])
 			continue;
-		uint64_t v = hist_bucket_low(i);
+		uint64_t v = hist_bucket_low((uint32_t)i);
 		acc += h->buckets[i];
 		t->cum[t->n] = acc;
 		t->val[t->n++] = v < h->min ? h->min : v > h->max ? h->max : v;
