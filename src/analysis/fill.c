@@ -291,6 +291,17 @@ static size_t refine_cut(const double *pre, const double *pre2, size_t a,
 	return best;
 }
 
+/* The true average of slices [a, b): their bytes over their time, B/s. */
+static double true_avg(const struct trace_pt *t, size_t a, size_t b)
+{
+	uint64_t bytes = 0, ns = 0;
+	for (size_t i = a; i < b; i++) {
+		bytes += t[i].bytes;
+		ns += t[i].ns;
+	}
+	return (double)bytes * 1e9 / (double)ns;
+}
+
 static void stage_stats(const struct trace_pt *t, const double *r,
 			const double *start_bytes, size_t a, size_t b,
 			double *scratch, struct fill_stage *s)
@@ -326,12 +337,7 @@ static size_t find_stages(const struct trace_pt *t, size_t n, size_t from,
 	double *bm = work;
 	for (size_t k = 0; k < nb; k++) {
 		size_t a = from + k * B, b = k + 1 == nb ? n : a + B;
-		uint64_t bytes = 0, ns = 0;
-		for (size_t i = a; i < b; i++) {
-			bytes += t[i].bytes;
-			ns += t[i].ns;
-		}
-		bm[k] = (double)bytes * 1e9 / (double)ns;
+		bm[k] = true_avg(t, a, b);
 	}
 	struct seg_ctx c = { bm, nb, p, { 0 }, 0, max_cuts };
 	segment(&c, 0, nb);
@@ -438,12 +444,7 @@ static int split_short_runs(const struct trace_pt *t, size_t n, const double *r,
 	int rc = 0;
 	for (size_t k = 0; k < *ns && *ns + 2 <= cap; k++) {
 		size_t a = bound[k], b = bound[k + 1];
-		uint64_t bytes = 0, ns_ = 0;
-		for (size_t i = a; i < b; i++) {
-			bytes += t[i].bytes;
-			ns_ += t[i].ns;
-		}
-		double mean = (double)bytes * 1e9 / (double)ns_;
+		double mean = true_avg(t, a, b);
 		for (size_t i = a; i + h.m <= b; i++) {
 			double level = h.held[i];
 			if (level * p->drop_frac < mean)
@@ -507,12 +508,7 @@ static int fast_phase(const struct trace_pt *t, size_t n, const double *r,
 		return -1;
 	double mean[CAP], top = 0;
 	for (size_t k = 0; k < ns; k++) {
-		uint64_t bytes = 0, ns_ = 0;
-		for (size_t i = bound[k]; i < bound[k + 1]; i++) {
-			bytes += t[i].bytes;
-			ns_ += t[i].ns;
-		}
-		mean[k] = (double)bytes * 1e9 / (double)ns_;
+		mean[k] = true_avg(t, bound[k], bound[k + 1]);
 		top = mean[k] > top ? mean[k] : top;
 	}
 	size_t first_run = ns;
@@ -531,15 +527,9 @@ static int fast_phase(const struct trace_pt *t, size_t n, const double *r,
 		return 0;
 	/* the run's own level, from its stages */
 	size_t j = first_run;
-	uint64_t bytes = 0, ns_ = 0;
-	while (j < ns && mean[j] >= p->drop_frac * top) {
-		for (size_t i = bound[j]; i < bound[j + 1]; i++) {
-			bytes += t[i].bytes;
-			ns_ += t[i].ns;
-		}
+	while (j < ns && mean[j] >= p->drop_frac * top)
 		j++;
-	}
-	double level = (double)bytes * 1e9 / (double)ns_;
+	double level = true_avg(t, bound[first_run], bound[j]);
 	size_t end;
 	if (cache_end(t, n, r, p, bound[first_run], level, &end, e))
 		return -1;
