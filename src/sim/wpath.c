@@ -178,6 +178,15 @@ static double cross(double F, double X, double dF)
 	return INFINITY;
 }
 
+/* An idle step of `amount` bytes at `rate`, within the `left` seconds:
+   at least MIN_DT (or what is left), so a sliver of work cannot hold the
+   loop to steps of nothing. */
+static double idle_dt(double left, double amount, double rate)
+{
+	double dt = fmin(left, amount / rate);
+	return fmax(dt, fmin(left, MIN_DT));
+}
+
 void wp_idle_to(struct sim *s, double t)
 {
 	struct wpath *w = &s->wp;
@@ -215,16 +224,13 @@ void wp_idle_to(struct sim *s, double t)
 			bool dyn = !st && w->S_dyn > EPS_B;
 			if (st || dyn) {
 				double x = st ? fmin(w->S_st, room) : w->S_dyn;
-				double dt = fmin(left, x / s->f_idle);
-				dt = fmax(dt, fmin(left, MIN_DT));
+				double dt = idle_dt(left, x, s->f_idle);
 				fold_apply(s, fmin(s->f_idle * dt, x), st);
 				w->t += dt;
 				continue;
 			}
 			if (gc_can) {
-				double need = fmin(w->T_i, w->S_st - F);
-				double dt = fmin(left, need / s->g_idle);
-				dt = fmax(dt, fmin(left, MIN_DT));
+				double dt = idle_dt(left, fmin(w->T_i, w->S_st - F), s->g_idle);
 				gc_apply(s, s->g_idle * dt);
 				w->t += dt;
 				continue;
@@ -235,8 +241,7 @@ void wp_idle_to(struct sim *s, double t)
 		   it reclaims in full. */
 		double target = waf_inst(s) < 1.05 ? s->R : s->f_lo + s->w_burst;
 		if (gc_can && F < target) {
-			double dt = fmin(left, fmin(w->T_i, target - F) / s->g_idle);
-			dt = fmax(dt, fmin(left, MIN_DT));
+			double dt = idle_dt(left, fmin(w->T_i, target - F), s->g_idle);
 			gc_apply(s, s->g_idle * dt);
 			w->t += dt;
 			continue;
