@@ -63,6 +63,8 @@ const char *fmt_iops(double iops, char *buf, size_t len);
    sampled so, "10 ms" for a miniature's, "10 ms (DUT), 100 ms" when the
    devices differ (the DUT's first). */
 const char *sample_words(const struct rctx *x, char *buf, size_t len);
+/* The same for one run alone ("10 ms"). */
+const char *run_sample_words(const struct rpt_run *r, char *buf, size_t len);
 const char *fmt_lat(double us, char *buf, size_t len);
 const char *fmt_size(const struct rctx *x, double bytes, char *buf,
 		     size_t len);

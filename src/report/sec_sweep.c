@@ -191,19 +191,25 @@ static int consistency_chart(struct rctx *x, const char *step,
 			     const struct group *g, bool coarse)
 {
 	struct chart c;
-	char name[96], what[96], title[192];
+	char name[96], what[96], title[256], sw[64], ylabel[96];
 	bufprintf(what, sizeof(what), "%s-consistency%s", g->label,
 		  coarse ? "-1s" : "");
 	chart_name(x, name, sizeof(name), step, what);
-	bufprintf(title, sizeof(title), "%s: consistency per QD, %s (99.9 %% "
-		 "of %s %s samples above this share of the mean)", g->label,
-		 coarse ? "1 s interval, Intel's definition" : "100 ms interval",
-		 coarse ? "1 s" : "100 ms", g->iops ? "IOPS" : "bandwidth");
+	/* the fine view is of the samples as stored: 100 ms in the review,
+	   10 ms in a miniature */
+	if (coarse)
+		bufprintf(sw, sizeof(sw), "1 s");
+	else
+		sample_words(x, sw, sizeof(sw));
+	bufprintf(title, sizeof(title), "%s: consistency per QD, %s interval%s "
+		 "(99.9 %% of %s %s samples above this share of the mean)", g->label,
+		 sw, coarse ? ", Intel's definition" : "", sw,
+		 g->iops ? "IOPS" : "bandwidth");
+	bufprintf(ylabel, sizeof(ylabel), "Consistency, %s samples (%%)", sw);
 	chart_init(&c, name, title, CHART_LINES);
 	chart_axis_set(&c.x, "Queue depth", true);
 	c.x.pow2_ticks = true;
-	chart_axis_set(&c.y, coarse ? "Consistency, 1 s samples (%)"
-				    : "Consistency, 100 ms samples (%)", false);
+	chart_axis_set(&c.y, ylabel, false);
 	chart_axis_range(&c.y, 0, 110);
 	bool qd1_left = false;
 	int rc = 0;
@@ -241,13 +247,16 @@ static int consistency_chart(struct rctx *x, const char *step,
 static void group_table(struct rctx *x, const struct group *g)
 {
 	FILE *f = x->pg.body;
-	char cap[160], unit[32];
-	bufprintf(cap, sizeof(cap), "%s (%s): per QD, from the 100 ms samples "
-		 "and the latency histograms", g->label, x->runs[0].label);
+	char cap[192], unit[32], sw[32], sd_head[48], cons_head[48];
+	run_sample_words(&x->runs[0], sw, sizeof(sw));
+	bufprintf(cap, sizeof(cap), "%s (%s): per QD, from the %s samples "
+		 "and the latency histograms", g->label, x->runs[0].label, sw);
 	bufprintf(unit, sizeof(unit), "%s", g->iops ? "IOPS" : x->bw_unit);
+	bufprintf(sd_head, sizeof(sd_head), "Std dev (%s)", sw);
+	bufprintf(cons_head, sizeof(cons_head), "Consistency %% (%s)", sw);
 	bool marked = false;
-	page_table_begin(f, &x->pg, cap, "QD", unit, "Std dev (100 ms)",
-			 "CV %", "Consistency % (100 ms)", "Consistency % (1 s)",
+	page_table_begin(f, &x->pg, cap, "QD", unit, sd_head,
+			 "CV %", cons_head, "Consistency % (1 s)",
 			 QOS_HEADERS, (const char *)NULL);
 	for (size_t k = 0; k < g->n; k++) {
 		const struct rpt_workload *w = g->w[k];
@@ -283,10 +292,10 @@ static void stddev_table(struct rctx *x, const struct group *g)
 	if (x->nruns < 2)
 		return;
 	FILE *f = x->pg.body;
-	char cap[160];
-	bufprintf(cap, sizeof(cap), "%s: standard deviation of the 100 ms "
+	char cap[192], sw[64];
+	bufprintf(cap, sizeof(cap), "%s: standard deviation of the %s "
 		  "samples per QD (%s; CV in brackets), every device", g->label,
-		  g->iops ? "IOPS" : x->bw_unit);
+		  sample_words(x, sw, sizeof(sw)), g->iops ? "IOPS" : x->bw_unit);
 	device_table_begin(x, f, NULL, cap, "QD");
 	double div = g->iops ? 1 : x->bw_div;
 	for (size_t k = 0; k < g->n; k++) {

@@ -145,6 +145,13 @@ static void ns_words(uint64_t ns, char *buf, size_t len)
 		bufprintf(buf, len, "%g µs", (double)ns / 1e3);
 }
 
+const char *run_sample_words(const struct rpt_run *r, char *buf, size_t len)
+{
+	uint64_t ns = run_sample_ns(r);
+	ns_words(ns ? ns : 100000000ull, buf, len);
+	return buf;
+}
+
 const char *sample_words(const struct rctx *x, char *buf, size_t len)
 {
 	uint64_t dut = x->nruns ? run_sample_ns(&x->runs[0]) : 0;

@@ -101,10 +101,29 @@ if "IOPS per 10 ms (DUT), 100 ms sample" not in text:
     bad.append("preconditioning charts do not say the samples are 10 ms (DUT), 100 ms")
 if "per 100 ms sample" in text:
     bad.append("a chart says 100 ms samples of a miniature sampled every 10 ms")
+# the sweeps' tables and consistency say so too: the DUT's table is of its
+# 10 ms samples, the device table names both lengths
+for wrong in ("from the 100 ms samples", "Std dev (100 ms)",
+              "Consistency % (100 ms)", "deviation of the 100 ms samples"):
+    if wrong in text:
+        bad.append("a sweep table says 100 ms samples of a miniature: " + wrong)
+if "from the 10 ms samples" not in text or "Consistency % (10 ms)" not in text:
+    bad.append("the sweep tables do not say the DUT's samples are 10 ms")
+if "deviation of the 10 ms (DUT), 100 ms samples" not in text:
+    bad.append("the sweeps' device table does not name both sample lengths")
 for b in bad:
     print(b)
 sys.exit(1 if bad else 0)
 PY
+
+# The sweeps' consistency charts name each device's sample length.
+for gp in "$page"/*-consistency.gp; do
+	[ -e "$gp" ] || fail "no consistency chart"
+	grep -q "10 ms (DUT), 100 ms interval" "$gp" ||
+		fail "$(basename "$gp"): does not say the samples are 10 ms (DUT), 100 ms"
+	grep -q "Consistency, 10 ms (DUT), 100 ms samples" "$gp" ||
+		fail "$(basename "$gp"): its axis does not name the sample lengths"
+done
 
 # One colour per device on every chart, the DUT on top.
 labels=()
