@@ -78,7 +78,7 @@ static int analyze_log_run(void *ctx, const struct fio_log_trace *t, struct sb_e
 		snprintf(name, sizeof name, "%s", c->base);
 	static const char *const dn[3] = { "read", "write", "trim" };
 	struct analyzed_trace a = { name, dn[t->dir], t->t, t->n, NULL,
-				    !t->info.has_bytes, !t->info.has_ios };
+				    !t->info.has_bytes, !t->info.has_ios, NULL };
 	if (!c->w && t->info.gaps)
 		printf("%s: %zu stretches without an entry (%.1f s): time at 0, "
 		       "as fio logs nothing for a window without completions\n",
@@ -199,7 +199,7 @@ static int analyze_workload(struct store *s, const struct workload_row *wr,
 		char name[96];
 		snprintf(name, sizeof name, "%u:%s", wr->index, wr->name);
 		struct analyzed_trace a = { name, io_dir_name((enum io_dir)d), t,
-					    nt, h, false, false };
+					    nt, h, false, false, &wr->totals };
 		rc = analyze_trace(o, &a, w, e);
 	}
 	free(t);
