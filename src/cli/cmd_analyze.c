@@ -14,6 +14,7 @@
 
 #include "cli/analyze_out.h"
 #include "cli/commands.h"
+#include "cli/export.h"
 #include "cli/fio_log_read.h"
 #include "cli/run_view.h"
 #include "common/file_read.h"
@@ -207,6 +208,45 @@ static int analyze_workload(struct store *s, const struct workload_row *wr,
 	return rc;
 }
 
+/*
+ * Where the I/Os behind the figures come from: per workload of the run,
+ * its step and name (the figures' keys name both) and the provenance
+ * members (docs/json.md): on a simulated drive, which figures stand on
+ * I/Os simulated one by one and which are extrapolated.
+ */
+static int suite_provenance(struct store *s, int64_t id, struct json_writer *w,
+			    struct sb_err *e)
+{
+	struct step_row *st = NULL;
+	struct workload_row *wl = NULL;
+	size_t ns = 0, n = 0;
+	if (store_list_steps(s, id, &st, &ns, e))
+		return -1;
+	if (store_list_workloads(s, id, 0, &wl, &n, e)) {
+		store_step_rows_free(st, ns);
+		return -1;
+	}
+	json_array_begin(w, "io_provenance");
+	for (size_t i = 0; i < n; i++) {
+		const char *step = NULL;
+		for (size_t k = 0; k < ns && !step; k++)
+			if (st[k].id == wl[i].step_id)
+				step = st[k].name;
+		json_object_begin(w, NULL);
+		if (step)
+			json_string(w, "step", step);
+		else
+			json_null(w, "step");
+		json_string(w, "workload", wl[i].name);
+		export_json_provenance(w, &wl[i].totals);
+		json_object_end(w);
+	}
+	json_array_end(w);
+	store_workload_rows_free(wl, n);
+	store_step_rows_free(st, ns);
+	return 0;
+}
+
 /* Every figure of a suite run, as JSON under "figures" or as text lines. */
 static int suite_figures(struct store *s, const char *db, int64_t id,
 			 struct json_writer *w, struct sb_err *e)
@@ -220,6 +260,7 @@ static int suite_figures(struct store *s, const char *db, int64_t id,
 		json_i64(w, "run", id);
 		json_object_end(w);
 		findings_json(w, "figures", &f);
+		rc = suite_provenance(s, id, w, e);
 	} else if (!rc) {
 		for (size_t i = 0; i < f.n; i++)
 			printf("%-48s %14.6g %s\n", f.v[i].key, f.v[i].value, f.v[i].unit);
