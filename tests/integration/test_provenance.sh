@@ -99,6 +99,25 @@ EOF
 $S report "$did" --db "$db" --out "$TEST_TMP/rep2" >/dev/null || fail "device report"
 ! grep -q 'class="note provenance"' "$TEST_TMP/rep2/index.html" || fail "a device's report has the note"
 
+echo "== a suite: analyze --json names every workload's provenance beside the figures"
+$S suite --target $sim --preset full-scaled --only purge,fill --db "$db" >"$TEST_TMP/sid" 2>/dev/null || fail "suite"
+sid=$(cat "$TEST_TMP/sid")
+$S analyze "$sid" --db "$db" --json >"$TEST_TMP/sa.json" || fail "analyze of a suite"
+python3 - "$TEST_TMP/sa.json" "$db" "$sid" <<'EOF' || fail "suite io_provenance"
+import json, sqlite3, sys
+p = json.load(open(sys.argv[1]))["io_provenance"]
+db = sqlite3.connect(sys.argv[2])
+rows = db.execute("select s.name, w.name, w.write_ios from workloads w join steps s "
+                  "on s.id = w.step_id where w.run_id = ? order by w.id", (sys.argv[3],)).fetchall()
+assert [(x["step"], x["workload"]) for x in p] == [r[:2] for r in rows], (p, rows)
+# the fill's passes: bulk write streams, the write path integrated, none simulated
+fills = [(x, r) for x, r in zip(p, rows) if r[0] == "fill"]
+assert len(fills) >= 2, fills
+for x, r in fills:
+    assert x["io_way"] == "bulk" and x["ios_simulated"] == 0, x
+    assert x["ios_reported"] == r[2] == x["ios_extrapolated"] > 0, (x, r)
+EOF
+
 echo "== a schema 5 database: not recorded, before and after the upgrade"
 old=$TEST_TMP/v5.db
 cp "$db" "$old"
