@@ -204,11 +204,9 @@ static int histogram_rows(struct store *s, const struct workload_row *w,
 			if (!h->buckets[b])
 				continue;
 			workload_prefix(c, w);
-			fprintf(c->out, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+			fprintf(c->out, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
 				io_dir_name((enum io_dir)d), hist_bucket_low(b),
 				hist_bucket_high(b), h->buckets[b]);
-			provenance_values(c->out, &w->totals);
-			fputc('\n', c->out);
 		}
 	}
 	return 0;
@@ -219,6 +217,6 @@ int export_csv_histograms(FILE *out, struct store *s, int64_t run_id,
 {
 	struct csv_ctx c = { out, run_id };
 	fputs("run_id,workload_id,step_id,workload_index,workload_name,"
-	      "direction,bucket_low_ns,bucket_high_ns,count" PROVENANCE_COLUMNS "\n", out);
+	      "direction,bucket_low_ns,bucket_high_ns,count\n", out);
 	return run_view_each_workload(s, run_id, histogram_rows, &c, e);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Where a workload's I/Os come from (database.md, "Where the I/Os come
 # from"), through every output: run --json, the database, show, export
-# --csv --summary / --histograms, export --json, analyze --json and the
+# --csv --summary, export --json, analyze --json and the
 # report.  References computed apart from the simulator's counting: an
 # exact run's simulated count is its reported I/O count (the totals and
 # the histogram's count); a bulk sequential read at QD 32 simulates its
@@ -48,15 +48,6 @@ assert len(rows) == 1, rows
 r = rows[0]
 assert r["io_way"] == "bulk" and int(r["ios_reported"]) == n == int(r["total_ios"]), r
 assert int(r["ios_simulated"]) == w and int(r["ios_extrapolated"]) == n - w, r
-EOF
-$S export "$bid" --db "$db" --csv --histograms >"$TEST_TMP/h.csv" || fail "export --csv --histograms"
-python3 - "$TEST_TMP/h.csv" "$n" "$window" <<'EOF' || fail "histogram CSV"
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-n, w = int(sys.argv[2]), int(sys.argv[3])
-# the histogram holds every reported I/O; each row says how many were simulated
-assert sum(int(r["count"]) for r in rows) == n, "histogram count"
-assert all(r["io_way"] == "bulk" and int(r["ios_simulated"]) == w for r in rows)
 EOF
 $S export "$bid" --db "$db" --json --summary >"$TEST_TMP/e.json" || fail "export --json"
 [ "$(json_get "$TEST_TMP/e.json" '[d["workloads"][0][k] for k in ("io_way", "ios_simulated", "ios_reported")]')" = "['bulk', $window, $n]" ] ||
