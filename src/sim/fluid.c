@@ -844,6 +844,16 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 	/* The rest at the measured rate, with the measured latencies. */
 	double rate = measured && t_last > t_warm ?
 		      (double)measured / ns_to_s(t_last - t_warm) : 0;
+	/* The drain may have reached or passed the slice's end: those
+	   slices close first, so the rest starts inside its own (from
+	   behind the clock its first step went backwards: a slice of
+	   -(every read so far) reads). */
+	while (rate > 0 && !z->stop && done < ios_left && s->now >= slice_end_ns(z) &&
+	       ns_to_s(s->now) < deadline - 1e-12)
+		if (slice_emit(z, slice_end_ns(z), e)) {
+			rc = -1;
+			goto out;
+		}
 	double t = ns_to_s(s->now), carry = 0;
 	while (rate > 0 && !z->stop && done < ios_left && t < deadline - 1e-12) {
 		double t_next = fmin(z->end, deadline);
