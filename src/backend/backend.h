@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "common/sample.h"
 
 enum io_op { IO_READ, IO_WRITE, IO_TRIM, IO_FSYNC };
 
@@ -126,7 +127,13 @@ struct fluid_slice {
 	struct {
 		uint64_t bytes, ios;
 		const struct lat_hist *lat;
+		uint64_t sim_ios;	/* of ios, simulated one by one */
 	} side[FLUID_MAX_SIDE];		/* the side streams' */
+	/* Provenance, no figure: of ios + wios, those simulated one by one
+	   (the rest extrapolated), and the way the stream's I/Os are made
+	   (IO_WAY_EXACT, _BULK or _SAMPLED; the same in every slice). */
+	uint64_t sim_ios;
+	enum io_way way;
 };
 
 /* Per slice: 0 go on, 1 stop the stream, -1 abort (e set). */

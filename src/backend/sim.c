@@ -186,11 +186,15 @@ static int tramp(void *ctx, const struct sim_slice *sl, struct sb_err *e)
 		.bytes = sl->bytes, .ios = sl->ios, .lat = sl->lat,
 		.next_off = sl->next_off,
 		.wbytes = sl->wbytes, .wios = sl->wios, .wlat = sl->wlat,
+		.sim_ios = sl->sim_ios,
+		.way = sl->way == SIM_WAY_SAMPLED ? IO_WAY_SAMPLED :
+		       sl->way == SIM_WAY_BULK ? IO_WAY_BULK : IO_WAY_EXACT,
 	};
 	for (int i = 0; i < SIM_MAX_SIDE; i++) {
 		fs.side[i].bytes = sl->side[i].bytes;
 		fs.side[i].ios = sl->side[i].ios;
 		fs.side[i].lat = sl->side[i].lat;
+		fs.side[i].sim_ios = sl->side[i].sim_ios;
 	}
 	return t->fn(t->ctx, &fs, e);
 }

@@ -7,6 +7,8 @@
 
 #include "analysis/consistency.h"
 #include "analysis/latency.h"
+#include "cli/export.h"
+#include "cli/run_view.h"
 
 int analyze_parse_kind(const char *s, unsigned *kinds, struct sb_err *e)
 {
@@ -396,6 +398,10 @@ int analyze_trace(const struct analyze_opts *o, const struct analyzed_trace *a,
 		json_double(w, "total_s", (double)ns / 1e9);
 		json_double(w, "true_avg_bps", a->no_bytes ? NAN : (double)bytes * 1e9 / (double)ns);
 		json_double(w, "true_avg_iops", a->no_ios ? NAN : (double)ios * 1e9 / (double)ns);
+		/* the workload's, every direction: which figures below come
+		   from I/Os simulated one by one, which extrapolated */
+		if (a->from)
+			export_json_provenance(w, a->from);
 	} else {
 		printf("%s (%s): %zu samples, ", a->name, a->direction, a->n);
 		if (a->no_bytes)
@@ -407,6 +413,11 @@ int analyze_trace(const struct analyze_opts *o, const struct analyzed_trace *a,
 		else
 			printf("%llu I/Os", (unsigned long long)ios);
 		printf(" in %.1f s\n", (double)ns / 1e9);
+		if (a->from) {
+			char from[192];
+			run_view_provenance(a->from, from, sizeof from);
+			printf("  the workload's I/Os: %s\n", from);
+		}
 	}
 	int rc = 0;
 	if ((o->kinds & AK_FILL) && a->no_bytes) {

@@ -17,6 +17,7 @@
 #include "common/error.h"
 #include "common/hist.h"
 #include "common/json.h"
+#include "store/store.h"
 
 enum {
 	AK_FILL = 1,
@@ -51,6 +52,9 @@ struct analyzed_trace {
 	const struct lat_hist *lat;	/* may be NULL */
 	bool no_bytes;			/* an IOPS log without block sizes */
 	bool no_ios;			/* a bandwidth log without block sizes */
+	/* A stored workload's totals: where its I/Os come from (simulated
+	   one by one or extrapolated); NULL for a file. */
+	const struct store_totals *from;
 };
 
 /* Analyse one trace; with `jw` as one JSON object, else as text. */

@@ -14,6 +14,7 @@
 
 #include "cli/analyze_out.h"
 #include "cli/commands.h"
+#include "cli/export.h"
 #include "cli/fio_log_read.h"
 #include "cli/run_view.h"
 #include "common/file_read.h"
@@ -78,7 +79,7 @@ static int analyze_log_run(void *ctx, const struct fio_log_trace *t, struct sb_e
 		snprintf(name, sizeof name, "%s", c->base);
 	static const char *const dn[3] = { "read", "write", "trim" };
 	struct analyzed_trace a = { name, dn[t->dir], t->t, t->n, NULL,
-				    !t->info.has_bytes, !t->info.has_ios };
+				    !t->info.has_bytes, !t->info.has_ios, NULL };
 	if (!c->w && t->info.gaps)
 		printf("%s: %zu stretches without an entry (%.1f s): time at 0, "
 		       "as fio logs nothing for a window without completions\n",
@@ -199,12 +200,51 @@ static int analyze_workload(struct store *s, const struct workload_row *wr,
 		char name[96];
 		snprintf(name, sizeof name, "%u:%s", wr->index, wr->name);
 		struct analyzed_trace a = { name, io_dir_name((enum io_dir)d), t,
-					    nt, h, false, false };
+					    nt, h, false, false, &wr->totals };
 		rc = analyze_trace(o, &a, w, e);
 	}
 	free(t);
 	free(smp);
 	return rc;
+}
+
+/*
+ * Where the I/Os behind the figures come from: per workload of the run,
+ * its step and name (the figures' keys name both) and the provenance
+ * members (docs/json.md): on a simulated drive, which figures stand on
+ * I/Os simulated one by one and which are extrapolated.
+ */
+static int suite_provenance(struct store *s, int64_t id, struct json_writer *w,
+			    struct sb_err *e)
+{
+	struct step_row *st = NULL;
+	struct workload_row *wl = NULL;
+	size_t ns = 0, n = 0;
+	if (store_list_steps(s, id, &st, &ns, e))
+		return -1;
+	if (store_list_workloads(s, id, 0, &wl, &n, e)) {
+		store_step_rows_free(st, ns);
+		return -1;
+	}
+	json_array_begin(w, "io_provenance");
+	for (size_t i = 0; i < n; i++) {
+		const char *step = NULL;
+		for (size_t k = 0; k < ns && !step; k++)
+			if (st[k].id == wl[i].step_id)
+				step = st[k].name;
+		json_object_begin(w, NULL);
+		if (step)
+			json_string(w, "step", step);
+		else
+			json_null(w, "step");
+		json_string(w, "workload", wl[i].name);
+		export_json_provenance(w, &wl[i].totals);
+		json_object_end(w);
+	}
+	json_array_end(w);
+	store_workload_rows_free(wl, n);
+	store_step_rows_free(st, ns);
+	return 0;
 }
 
 /* Every figure of a suite run, as JSON under "figures" or as text lines. */
@@ -220,6 +260,7 @@ static int suite_figures(struct store *s, const char *db, int64_t id,
 		json_i64(w, "run", id);
 		json_object_end(w);
 		findings_json(w, "figures", &f);
+		rc = suite_provenance(s, id, w, e);
 	} else if (!rc) {
 		for (size_t i = 0; i < f.n; i++)
 			printf("%-48s %14.6g %s\n", f.v[i].key, f.v[i].value, f.v[i].unit);

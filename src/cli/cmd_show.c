@@ -187,7 +187,9 @@ static int show_workload(struct store *s, const struct workload_row *w,
 			return -1;
 		any |= !dir_view_empty(&v[d]);
 	}
-	char stall[32];
+	char stall[32], from[192];
+	run_view_provenance(&w->totals, from, sizeof from);
+	printf("    I/Os: %s\n", from);
 	if (w->stalls_known)
 		printf("    driver stalls: %llu (%s waiting for the collector)\n",
 		       (unsigned long long)w->totals.driver_stalls,

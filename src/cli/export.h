@@ -23,6 +23,11 @@ enum {
 
 int export_json_run(FILE *out, struct store *s, int64_t run_id,
 		    unsigned parts, struct sb_err *e);
+/* A workload's io_way, ios_reported, ios_simulated, ios_extrapolated
+   members (docs/json.md), as every JSON output writes them. */
+struct json_writer;
+void export_json_provenance(struct json_writer *w, const struct store_totals *t);
+
 /* The list of runs, as `ssdbench show --json` prints it. */
 int export_json_run_list(FILE *out, struct store *s, struct sb_err *e);
 

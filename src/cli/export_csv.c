@@ -126,6 +126,22 @@ static void empty_values(FILE *out, int n)
 		fputc(',', out);
 }
 
+/* Where the workload's I/Os come from (docs/database.md): empty io_way in
+   a database from before it was recorded, empty counts when unknown or
+   not a simulation (a device measures every I/O). */
+#define PROVENANCE_COLUMNS ",io_way,ios_reported,ios_simulated,ios_extrapolated"
+
+static void provenance_values(FILE *out, const struct store_totals *t)
+{
+	fprintf(out, ",%s,%" PRIu64, t->way != IO_WAY_UNKNOWN ? io_way_name(t->way) : "",
+		store_ios_reported(t));
+	if (t->sim_known)
+		fprintf(out, ",%" PRIu64 ",%" PRIu64, t->ios_simulated,
+			store_ios_extrapolated(t));
+	else
+		empty_values(out, 2);
+}
+
 static int summary_rows(struct store *s, const struct workload_row *w,
 			struct lat_hist *h, void *ctx, struct sb_err *e)
 {
@@ -157,6 +173,7 @@ static int summary_rows(struct store *s, const struct workload_row *w,
 		} else {
 			empty_values(c->out, LAT_FIELDS + LATENESS_FIELDS);
 		}
+		provenance_values(c->out, &w->totals);
 		fputc('\n', c->out);
 	}
 	return 0;
@@ -172,7 +189,7 @@ int export_csv_summary(FILE *out, struct store *s, int64_t run_id,
 	lat_columns(out, "response_lat");
 	/* LATENESS_FIELDS of them */
 	fputs(",lateness_ios,lateness_late_ios,lateness_late_mean_ns,"
-	      "lateness_p99_ns,lateness_max_ns\n", out);
+	      "lateness_p99_ns,lateness_max_ns" PROVENANCE_COLUMNS "\n", out);
 	return run_view_each_workload(s, run_id, summary_rows, &c, e);
 }
 

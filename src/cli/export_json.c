@@ -206,6 +206,25 @@ static int put_device_queries(struct json_writer *w, struct store *s,
 	return 0;
 }
 
+/* Where the I/Os come from (docs/json.md): io_way null in a database
+   from before it was recorded; the counts null when unknown or not a
+   simulation. */
+void export_json_provenance(struct json_writer *w, const struct store_totals *t)
+{
+	if (t->way != IO_WAY_UNKNOWN)
+		json_string(w, "io_way", io_way_name(t->way));
+	else
+		json_null(w, "io_way");
+	json_u64(w, "ios_reported", store_ios_reported(t));
+	if (t->sim_known) {
+		json_u64(w, "ios_simulated", t->ios_simulated);
+		json_u64(w, "ios_extrapolated", store_ios_extrapolated(t));
+	} else {
+		json_null(w, "ios_simulated");
+		json_null(w, "ios_extrapolated");
+	}
+}
+
 static int put_workload(struct store *s, const struct workload_row *wl,
 			struct lat_hist *h, void *ctx, struct sb_err *e)
 {
@@ -230,6 +249,7 @@ static int put_workload(struct store *s, const struct workload_row *wl,
 	}
 	if (put_device_queries(w, s, wl, e))
 		return -1;
+	export_json_provenance(w, &wl->totals);
 	for (int d = 0; d < DIR_COUNT; d++) {
 		struct dir_view v;
 		if (run_view_dir(s, wl, (enum io_dir)d, h, &v, e))

@@ -7,11 +7,13 @@
 
 #include "analysis/latency.h"
 #include "cli/commands.h"
+#include "cli/export.h"
 #include "cli/run_view.h"
 #include "common/term_text.h"
 #include "common/rank.h"
 #include "common/json.h"
 #include "common/units.h"
+#include "suite/totals.h"
 
 static const double json_pcts[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95,
 				    99, 99.5, 99.9, 99.95, 99.99, 99.999, 99.9999 };
@@ -210,6 +212,9 @@ void run_print_json(FILE *out, const struct run_report *r)
 		json_bool(&j, "stopped_by_hook", wr->stopped_by_hook);
 		json_u64(&j, "driver_stalls", wr->driver_stalls);
 		json_u64(&j, "driver_stall_ns", wr->driver_stall_ns);
+		struct store_totals t;
+		store_totals_of(wr, &t);
+		export_json_provenance(&j, &t);
 		for (int d = 0; d < DIR_COUNT; d++)
 			json_dir(&j, (enum io_dir)d, wr);
 		json_object_end(&j);

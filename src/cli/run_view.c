@@ -119,3 +119,21 @@ const char *run_view_status(const char *status, char *buf, size_t len)
 		snprintf(buf, len, "%s", status);
 	return buf;
 }
+
+void run_view_provenance(const struct store_totals *t, char *buf, size_t len)
+{
+	uint64_t all = store_ios_reported(t), sim = t->ios_simulated;
+	const char *way = io_way_name(t->way);
+	if (t->way == IO_WAY_UNKNOWN)
+		snprintf(buf, len, "not recorded (a database from before it was)");
+	else if (!t->sim_known)
+		snprintf(buf, len, "%s, each I/O measured on the device", way);
+	else if (sim >= all)
+		snprintf(buf, len, "%s, every I/O simulated one by one (%llu)", way,
+			 (unsigned long long)all);
+	else
+		snprintf(buf, len, "%s: %llu of %llu I/Os simulated one by one (%.2f %%), "
+			 "%llu extrapolated", way, (unsigned long long)sim,
+			 (unsigned long long)all, 100.0 * (double)sim / (double)all,
+			 (unsigned long long)store_ios_extrapolated(t));
+}

@@ -68,6 +68,13 @@ int run_view_each_workload(struct store *s, int64_t run_id,
 /* Nothing happened in this direction: no I/O and no latency. */
 bool dir_view_empty(const struct dir_view *v);
 
+/*
+ * Where a workload's I/Os come from, in words: "engine, each I/O measured
+ * on the device", "bulk: 65,631 of 9,812,345 I/Os simulated one by one
+ * (0.67 %), 9,746,714 extrapolated", "not recorded (...)".
+ */
+void run_view_provenance(const struct store_totals *t, char *buf, size_t len);
+
 /* A run id as typed: a number, or "last" (*id = 0) for the newest run.
    A failure is a usage error. */
 int run_view_parse_id(const char *arg, int64_t *id, struct sb_err *e);

@@ -8,12 +8,43 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 enum io_dir { DIR_READ, DIR_WRITE, DIR_TRIM, DIR_COUNT };
 
 static inline const char *io_dir_name(enum io_dir d)
 {
 	return d == DIR_READ ? "read" : d == DIR_WRITE ? "write" : "trim";
+}
+
+/*
+ * How a workload's I/Os were produced, and so what its figures are
+ * (docs/database.md, "Where the I/Os come from"):
+ *   ENGINE   every I/O through the engine: on a device each one measured,
+ *            on a simulated drive each one simulated;
+ *   EXACT    a simulated drive's own loop: every I/O simulated;
+ *   BULK     a simulated drive's bulk stream: a calibration window of
+ *            simulated I/Os (none for a write stream), the rest
+ *            extrapolated from it or integrated as rates;
+ *   SAMPLED  a simulated drive's reads simulated in recurring windows and
+ *            repeated between them, its side streams' I/Os all simulated.
+ * UNKNOWN: recorded before the store kept it (schema 6).
+ */
+enum io_way { IO_WAY_UNKNOWN, IO_WAY_ENGINE, IO_WAY_EXACT, IO_WAY_BULK, IO_WAY_SAMPLED };
+
+static inline const char *io_way_name(enum io_way w)
+{
+	return w == IO_WAY_ENGINE ? "engine" : w == IO_WAY_EXACT ? "exact" :
+	       w == IO_WAY_BULK ? "bulk" : w == IO_WAY_SAMPLED ? "sampled" : "unknown";
+}
+
+/* The way a name gives ("unknown", NULL and anything else: UNKNOWN). */
+static inline enum io_way io_way_parse(const char *name)
+{
+	for (int w = IO_WAY_ENGINE; name && w <= IO_WAY_SAMPLED; w++)
+		if (!strcmp(name, io_way_name((enum io_way)w)))
+			return (enum io_way)w;
+	return IO_WAY_UNKNOWN;
 }
 
 struct interval_dir {

@@ -49,13 +49,14 @@ static void measured_so_far(struct wl_state *wl, uint64_t t_now)
 	res->measured_ns = t_now > wl->ramp_end ? t_now - wl->ramp_end : 0;
 	res->driver_stalls = atomic_load(&wl->stalls);
 	res->driver_stall_ns = atomic_load(&wl->stall_ns);
+	res->way = wl->way;
 }
 
 /* Merge interval next_index of every job; the collector owns those buffers. */
 static void merge_interval(struct run *r, struct wl_state *wl,
 			   struct interval_sample *s)
 {
-	uint64_t bytes[DIR_COUNT] = { 0 }, ios[DIR_COUNT] = { 0 };
+	uint64_t bytes[DIR_COUNT] = { 0 }, ios[DIR_COUNT] = { 0 }, sim = 0, all = 0;
 	uint64_t i = wl->next_index;
 	memset(s, 0, sizeof *s);
 	s->workload = wl->index;
@@ -85,9 +86,11 @@ static void merge_interval(struct run *r, struct wl_state *wl,
 		if (j->collected_last)
 			continue;
 		struct ivl_buf *b = &j->ring[j->tail % IVL_RING];
+		sim += b->sim_ios;
 		for (int d = 0; d < DIR_COUNT; d++) {
 			bytes[d] += b->bytes[d];
 			ios[d] += b->ios[d];
+			all += b->ios[d];
 			if (b->hist[d] && live != 1)
 				hist_merge(wl->ivl_hist[d], b->hist[d]);
 			/* open loop: straight into the totals (no per-interval
@@ -112,6 +115,10 @@ static void merge_interval(struct run *r, struct wl_state *wl,
 		if (end < s->t_end_ns)
 			s->t_end_ns = end > s->t_start_ns ? end : s->t_start_ns;
 	}
+	/* Through the engine on a simulated drive, each I/O was simulated. */
+	wl->res->simulated = r->ops->caps.virtual_time;
+	if (!s->ramp && wl->res->simulated)
+		wl->res->ios_simulated += wl->way == IO_WAY_ENGINE ? all : sim;
 	for (int d = 0; d < DIR_COUNT; d++) {
 		fill_dir(&s->dir[d], h[d], bytes[d], ios[d]);
 		if (s->ramp)

@@ -97,6 +97,7 @@ static void next_buffer(struct run *r, struct job *j)
 		}
 		b->bytes[d] = b->ios[d] = 0;
 	}
+	b->sim_ios = 0;
 	b->last = false;
 	j->cur_index++;
 	j->next_boundary += r->interval;
@@ -269,6 +270,7 @@ static int setup_workloads(struct engine *eng, struct run *r, const struct workl
 		wl->index = i;
 		wl->run = r;
 		wl->res = &res->wl[i];
+		wl->way = IO_WAY_ENGINE;
 		if (workload_validate(&wl->w, eng->facts.size, eng->facts.logical_block, e))
 			return sb_err_wrap(e, "workload %u (%s)", i + 1, w[i].name);
 		if (workload_dir_used(&wl->w, DIR_TRIM) && !eng->facts.discard)

@@ -60,6 +60,16 @@ struct workload_result {
 	 * healthy run has zero; real time only (see docs/run.md).
 	 */
 	uint64_t driver_stalls, driver_stall_ns;
+	/*
+	 * Where the I/Os counted in ios[] come from (common/sample.h): the
+	 * way they were produced and, on a simulated drive (`simulated`,
+	 * the backend's virtual clock), how many of them were simulated one
+	 * by one, their latencies their own; the rest were extrapolated.
+	 * Nothing measured depends on these.
+	 */
+	enum io_way way;
+	bool simulated;
+	uint64_t ios_simulated;
 };
 
 struct engine_result {

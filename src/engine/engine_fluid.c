@@ -120,13 +120,15 @@ struct fluid_ctx {
 				   handed over as the final interval */
 };
 
-/* Add n I/Os of `bytes` with their latencies to job j's open interval. */
+/* Add n I/Os of `bytes` with their latencies to job j's open interval,
+   `sim` of them simulated one by one. */
 static void account(struct job *j, enum io_dir d, uint64_t bytes, uint64_t ios,
-		    const struct lat_hist *lat, uint64_t t_end)
+		    uint64_t sim, const struct lat_hist *lat, uint64_t t_end)
 {
 	struct ivl_buf *b = &j->ring[j->head % IVL_RING];
 	b->bytes[d] += bytes;
 	b->ios[d] += ios;
+	b->sim_ios += sim;
 	if (ios) {
 		hist_merge(b->hist[d], lat);
 		j->t_last = t_end;
@@ -140,9 +142,14 @@ static int on_slice(void *ctx, const struct fluid_slice *s, struct sb_err *e)
 	struct job *j = c->j;
 	if (!c->any) {
 		/* The backend took the stream: it is the first job's (see the
-		   top), the others are over before any interval. */
+		   top), the others are over before any interval.  Its way is
+		   the backend's, and the side streams' (beside sampled reads
+		   their I/Os wait as they would beside every read). */
 		for (uint32_t i = 1; i < c->n_main; i++)
 			job_finish(c->d->jobs[i]);
+		j->wl->way = s->way;
+		for (uint32_t i = 0; i < c->nside; i++)
+			c->side[i]->wl->way = s->way;
 	}
 	if (c->pending) {
 		run_publish(c->r, j);
@@ -151,12 +158,13 @@ static int on_slice(void *ctx, const struct fluid_slice *s, struct sb_err *e)
 		c->pending = false;
 	}
 	c->any = true;
-	account(j, c->dir, s->bytes, s->ios, s->lat, s->t_end_ns);
+	/* the slice's simulated I/Os, of its reads and writes alike */
+	account(j, c->dir, s->bytes, s->ios, s->sim_ios, s->lat, s->t_end_ns);
 	/* a mix: c->dir is its reads */
-	account(j, DIR_WRITE, s->wbytes, s->wios, s->wlat, s->t_end_ns);
+	account(j, DIR_WRITE, s->wbytes, s->wios, 0, s->wlat, s->t_end_ns);
 	for (uint32_t i = 0; i < c->nside; i++)
 		account(c->side[i], c->side_dir[i], s->side[i].bytes, s->side[i].ios,
-			s->side[i].lat, s->t_end_ns);
+			s->side[i].sim_ios, s->side[i].lat, s->t_end_ns);
 	c->next_off = s->next_off;
 	/* Intervals are (start, end]: a slice ending on the boundary closes it. */
 	if (j->next_boundary <= s->t_end_ns)

@@ -55,6 +55,9 @@ struct ivl_buf {
 	/* Open loop only (else NULL): latency from each I/O's arrival to
 	   its completion, and from its arrival to its submission. */
 	struct lat_hist *resp[DIR_COUNT], *late[DIR_COUNT];
+	/* The bulk path: of the interval's I/Os, those the backend
+	   simulated one by one (workload_result.ios_simulated). */
+	uint64_t sim_ios;
 };
 
 struct run;
@@ -74,6 +77,9 @@ struct wl_state {
 	_Atomic uint64_t stalls, stall_ns;
 	struct job *jobs;
 	uint32_t njobs;
+	/* How its I/Os are produced: IO_WAY_ENGINE unless the bulk path
+	   takes it (set by the driver before its first hand-over). */
+	enum io_way way;
 
 	/* Collector side only. */
 	uint64_t next_index;

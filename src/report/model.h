@@ -19,6 +19,7 @@
 #include "analysis/trace.h"
 #include "common/error.h"
 #include "common/hist.h"
+#include "common/sample.h"
 
 /*
  * The nines curve: RPT_GRID_STEPS points per nine, from the minimum up to
@@ -86,6 +87,12 @@ struct rpt_workload {
 	double *query_t_s;
 	size_t nqueries;
 	double query_s;
+	/* Where its I/Os come from (common/sample.h; IO_WAY_UNKNOWN: an
+	   older database): every direction's I/Os reported, and when
+	   sim_known (a simulated drive) how many were simulated one by one. */
+	enum io_way way;
+	bool sim_known;
+	uint64_t ios_reported, ios_simulated;
 };
 
 /* A workload's name in words (labels.c); the page shows it, the name

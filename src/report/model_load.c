@@ -91,6 +91,10 @@ static int load_workloads(struct rpt_run *r, struct store *db,
 			w->ios[d] = rows[i].totals.ios[d];
 		}
 		w->measured_s = (double)rows[i].totals.measured_ns / 1e9;
+		w->way = rows[i].totals.way;
+		w->sim_known = rows[i].totals.sim_known;
+		w->ios_reported = store_ios_reported(&rows[i].totals);
+		w->ios_simulated = rows[i].totals.ios_simulated;
 		r->stalls_known = rows[i].stalls_known;
 		r->driver_stalls += rows[i].totals.driver_stalls;
 		r->driver_stall_ns += rows[i].totals.driver_stall_ns;

@@ -104,6 +104,7 @@ static int build(struct rctx *x)
 	nav(x);
 	fputs("<h2 id=\"summary\">Summary</h2>\n", x->pg.top);
 	sec_scale_notes(x);
+	sec_provenance(x);
 	fputs("<ul>\n", x->pg.top);
 	fwrite(x->heads_buf, 1, x->heads_len, x->pg.top);
 	fputs("</ul>\n", x->pg.top);

@@ -131,6 +131,9 @@ int sec_purge(struct rctx *x, const char *step);
    (sec_headline.c), and the note on what a scaled run scaled. */
 void figures_table(struct rctx *x);
 void sec_scale_notes(struct rctx *x);
+/* Which steps' figures come from I/Os simulated one by one and which are
+   extrapolated, and the share simulated (sec_provenance.c). */
+void sec_provenance(struct rctx *x);
 int sec_datasheet(struct rctx *x, const char *ini_path, struct sb_err *e);
 
 /*

@@ -85,6 +85,8 @@ static void slice_sample(struct slicer *z, uint64_t t_end_ns)
 		z->sl.ios = n;
 		spread(z->lat, t->lat, n, 1.0);
 	}
+	/* the slice's own reads, each simulated, are dropped for repeats */
+	z->sl.sim_ios -= now.ios;
 	z->smp->repeated += z->sl.ios;
 }
 
@@ -107,10 +109,11 @@ static int slice_emit(struct slicer *z, uint64_t t_end_ns, struct sb_err *e)
 	z->sl.t_start_ns = z->sl.t_end_ns;
 	z->sl.bytes = z->sl.ios = 0;
 	z->sl.wbytes = z->sl.wios = 0;
+	z->sl.sim_ios = 0;
 	hist_reset(z->lat);
 	hist_reset(z->wlat);
 	for (uint32_t i = 0; i < z->nside; i++) {
-		z->sl.side[i].bytes = z->sl.side[i].ios = 0;
+		z->sl.side[i].bytes = z->sl.side[i].ios = z->sl.side[i].sim_ios = 0;
 		hist_reset(z->side_lat[i]);
 	}
 	if (t_end_ns >= slice_end_ns(z)) {
@@ -434,6 +437,7 @@ static void cal_count(struct slicer *z, const struct sim_stream *st, const struc
 	hist_add(wr ? z->wlat : z->lat, c->t_done_ns - c->t_submit_ns);
 	*(wr ? &z->sl.wios : &z->sl.ios) += 1;
 	*(wr ? &z->sl.wbytes : &z->sl.bytes) += st->bs;
+	z->sl.sim_ios++;	/* a real completion: every count here is one */
 }
 
 /* A sampled stream's gap: no read is simulated (sampled.h). */
@@ -702,6 +706,7 @@ static void sides_count(struct slicer *z, const struct sim_stream *st, struct si
 	struct sim_side_slice *o = &z->sl.side[c->tag - 2];
 	o->bytes += x->sd->bs;
 	o->ios++;
+	o->sim_ios++;
 	hist_add(z->side_lat[c->tag - 2], c->t_done_ns - c->t_submit_ns);
 }
 
@@ -839,6 +844,16 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 	/* The rest at the measured rate, with the measured latencies. */
 	double rate = measured && t_last > t_warm ?
 		      (double)measured / ns_to_s(t_last - t_warm) : 0;
+	/* The drain may have reached or passed the slice's end: those
+	   slices close first, so the rest starts inside its own (from
+	   behind the clock its first step went backwards: a slice of
+	   -(every read so far) reads). */
+	while (rate > 0 && !z->stop && done < ios_left && s->now >= slice_end_ns(z) &&
+	       ns_to_s(s->now) < deadline - 1e-12)
+		if (slice_emit(z, slice_end_ns(z), e)) {
+			rc = -1;
+			goto out;
+		}
 	double t = ns_to_s(s->now), carry = 0;
 	while (rate > 0 && !z->stop && done < ios_left && t < deadline - 1e-12) {
 		double t_next = fmin(z->end, deadline);
@@ -1056,6 +1071,8 @@ int sim_run_fluid(struct sim *s, const struct sim_stream *st,
 		}
 		z.smp = &smp;
 	}
+	z.sl.way = z.smp ? SIM_WAY_SAMPLED : st->nside || st->exact ? SIM_WAY_EXACT :
+		   SIM_WAY_BULK;
 	int rc = st->nside ? fluid_sides(s, st, max_bytes, &z, e) :
 		 st->exact ? fluid_exact(s, st, max_bytes, deadline, &z, e) :
 		 st->read_pct ? fluid_mixed(s, st, max_bytes, deadline, &z, e) :

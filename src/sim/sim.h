@@ -89,6 +89,15 @@ struct sim_side {
 struct sim_side_slice {
 	uint64_t bytes, ios;
 	const struct lat_hist *lat;
+	uint64_t sim_ios;	/* of ios, those simulated one by one */
+};
+
+/* How a fluid stream's I/Os are produced (sim_run_fluid's dispatch). */
+enum sim_way {
+	SIM_WAY_EXACT,		/* every I/O simulated (exact, side streams) */
+	SIM_WAY_BULK,		/* a calibration window simulated (a write
+				   stream: none), the rest extrapolated */
+	SIM_WAY_SAMPLED,	/* reads simulated in windows, repeated between */
 };
 
 /* A uniform stream for the fluid engine. */
@@ -127,6 +136,13 @@ struct sim_slice {
 	uint64_t wbytes, wios;		/* a mixed stream's writes */
 	const struct lat_hist *wlat;
 	struct sim_side_slice side[SIM_MAX_SIDE];	/* the side streams' */
+	/* Provenance, changing no figure: of ios + wios, how many were
+	   simulated one by one (their latencies are theirs); the rest were
+	   extrapolated (a bulk stream past its calibration, a sampled
+	   stream's repeated slices).  way: the stream's, the same in every
+	   slice. */
+	uint64_t sim_ios;
+	enum sim_way way;
 };
 
 /* 0 go on, 1 stop the stream, -1 abort (the callback filled e). */

@@ -202,8 +202,21 @@ static const char schema_v5[] =
 	"  PRIMARY KEY (workload_id, direction, kind)\n"
 	") WITHOUT ROWID;\n";
 
+/*
+ * Version 6: where a workload's I/Os come from (common/sample.h enum
+ * io_way): io_way says how they were produced ('engine', 'exact', 'bulk',
+ * 'sampled'), ios_simulated how many of the I/Os counted (read_ios +
+ * write_ios + trim_ios) a simulated drive simulated one by one; the rest
+ * were extrapolated.  NULL io_way: recorded before version 6, unknown;
+ * NULL ios_simulated: unknown, or not a simulation (a device measures
+ * every I/O).
+ */
+static const char schema_v6[] =
+	"ALTER TABLE workloads ADD COLUMN io_way TEXT;\n"
+	"ALTER TABLE workloads ADD COLUMN ios_simulated INTEGER;\n";
+
 static const char *const migrations[] = { schema_v1, schema_v2, schema_v3, schema_v4,
-					   schema_v5 };
+					   schema_v5, schema_v6 };
 #define MIGRATION_COUNT ((int)(sizeof migrations / sizeof migrations[0]))
 
 int store_current_version(void)

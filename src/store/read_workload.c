@@ -26,6 +26,9 @@ static void workload_from_row(sqlite3_stmt *st, void *row)
 	r->stalls_known = sqlite3_column_type(st, 15) != SQLITE_NULL;
 	r->totals.driver_stalls = (uint64_t)sqlite3_column_int64(st, 15);
 	r->totals.driver_stall_ns = (uint64_t)sqlite3_column_int64(st, 16);
+	r->totals.way = io_way_parse((const char *)sqlite3_column_text(st, 17));
+	r->totals.sim_known = sqlite3_column_type(st, 18) != SQLITE_NULL;
+	r->totals.ios_simulated = (uint64_t)sqlite3_column_int64(st, 18);
 }
 
 static void workload_rows_free(void *rows, size_t n)
@@ -39,8 +42,9 @@ int store_list_workloads(struct store *s, int64_t run_id, int64_t step_id,
 {
 	*out = NULL;
 	*n = 0;
-	sqlite3_stmt *st = store_stmt(s, store_schema_version(s) < 3 ? ST_WORKLOAD_LIST_V2 :
-				      ST_WORKLOAD_LIST, e);
+	int v = store_schema_version(s);
+	sqlite3_stmt *st = store_stmt(s, v < 3 ? ST_WORKLOAD_LIST_V2 :
+				      v < 6 ? ST_WORKLOAD_LIST_V5 : ST_WORKLOAD_LIST, e);
 	if (!st)
 		return -1;
 	store_bind_i64(s, st, 1, run_id);

@@ -17,7 +17,8 @@
 #define WORKLOAD_COLS_V2 "w.id, IFNULL(w.step_id, 0), w.idx, w.name, w.status, " \
 	"IFNULL(w.mode, ''), w.spec_json, w.read_bytes, w.write_bytes, "    \
 	"w.trim_bytes, w.read_ios, w.write_ios, w.trim_ios, w.measured_ns, w.final"
-#define WORKLOAD_COLS WORKLOAD_COLS_V2 ", w.driver_stalls, w.driver_stall_ns"
+#define WORKLOAD_COLS_V5 WORKLOAD_COLS_V2 ", w.driver_stalls, w.driver_stall_ns"
+#define WORKLOAD_COLS WORKLOAD_COLS_V5 ", w.io_way, w.ios_simulated"
 #define RUN_COLS "id, kind, target, status, IFNULL(engine_mode, ''), "     \
 	"started_at, IFNULL(finished_at, ''), command_line, params_json, "  \
 	"host_json, error"
@@ -59,7 +60,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 		"UPDATE workloads SET read_bytes = ?2, write_bytes = ?3, "
 		"trim_bytes = ?4, read_ios = ?5, write_ios = ?6, trim_ios = ?7, "
 		"measured_ns = ?8, final = ?9, driver_stalls = ?10, "
-		"driver_stall_ns = ?11 WHERE id = ?1",
+		"driver_stall_ns = ?11, io_way = ?12, ios_simulated = ?13 "
+		"WHERE id = ?1",
 	[ST_WORKLOAD_FINISH] =
 		"UPDATE workloads SET status = ?2, mode = IFNULL(?3, mode), "
 		"finished_at = ?4 WHERE id = ?1",
@@ -114,7 +116,12 @@ static const char *const stmt_sql[ST_COUNT] = {
 	/* A database of version 2 read as it is (show, export): no stall
 	   columns yet, so none recorded. */
 	[ST_WORKLOAD_LIST_V2] =
-		"SELECT " WORKLOAD_COLS_V2 ", NULL, NULL FROM workloads w WHERE w.run_id = ?1 "
+		"SELECT " WORKLOAD_COLS_V2 ", NULL, NULL, NULL, NULL FROM workloads w "
+		"WHERE w.run_id = ?1 "
+		"AND (?2 = 0 OR w.step_id = ?2) ORDER BY w.step_id, w.idx, w.id",
+	/* Versions 3 to 5: where the I/Os came from is unknown. */
+	[ST_WORKLOAD_LIST_V5] =
+		"SELECT " WORKLOAD_COLS_V5 ", NULL, NULL FROM workloads w WHERE w.run_id = ?1 "
 		"AND (?2 = 0 OR w.step_id = ?2) ORDER BY w.step_id, w.idx, w.id",
 	[ST_SAMPLE_LIST] =
 		"SELECT (SELECT idx FROM workloads WHERE id = ?1), idx, "

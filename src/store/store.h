@@ -99,7 +99,29 @@ struct store_totals {
 	/* Written only: an open loop's response latency and lateness per
 	   direction (engine.h), NULL in a closed loop. */
 	const struct lat_hist *response[DIR_COUNT], *lateness[DIR_COUNT];
+	/*
+	 * Where the I/Os of ios[] come from (common/sample.h): the way they
+	 * were produced (IO_WAY_UNKNOWN: recorded before schema 6) and, when
+	 * sim_known (a simulated drive), how many of them were simulated one
+	 * by one; store_ios_reported(t) - ios_simulated were extrapolated.
+	 */
+	enum io_way way;
+	bool sim_known;
+	uint64_t ios_simulated;
 };
+
+/* The I/Os the totals report, every direction. */
+static inline uint64_t store_ios_reported(const struct store_totals *t)
+{
+	return t->ios[DIR_READ] + t->ios[DIR_WRITE] + t->ios[DIR_TRIM];
+}
+
+/* Of those, the ones not simulated one by one (sim_known only). */
+static inline uint64_t store_ios_extrapolated(const struct store_totals *t)
+{
+	uint64_t n = store_ios_reported(t);
+	return n > t->ios_simulated ? n - t->ios_simulated : 0;
+}
 /* Totals and histograms so far (checkpoint) or final; replaces earlier. */
 int store_workload_totals(struct store *s, int64_t workload_id,
 			  const struct store_totals *t,

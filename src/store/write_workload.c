@@ -107,6 +107,11 @@ int store_workload_totals(struct store *s, int64_t workload_id,
 	store_bind_i64(s, st, 9, final);
 	store_bind_i64(s, st, 10, (int64_t)t->driver_stalls);
 	store_bind_i64(s, st, 11, (int64_t)t->driver_stall_ns);
+	store_bind_text(s, st, 12, t->way != IO_WAY_UNKNOWN ? io_way_name(t->way) : NULL);
+	if (t->sim_known)
+		store_bind_i64(s, st, 13, (int64_t)t->ios_simulated);
+	else
+		store_bind_text(s, st, 13, NULL);
 	if (store_step_done(s, st, "recording totals", e))
 		return sb_err_wrap(e, "workload %lld", (long long)workload_id);
 	if (sqlite3_changes(s->db) == 0)

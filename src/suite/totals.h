@@ -21,6 +21,9 @@ static inline void store_totals_of(const struct workload_result *r,
 	t->measured_ns = r->measured_ns;
 	t->driver_stalls = r->driver_stalls;
 	t->driver_stall_ns = r->driver_stall_ns;
+	t->way = r->way;
+	t->sim_known = r->simulated;
+	t->ios_simulated = r->ios_simulated;
 }
 
 #endif

@@ -140,8 +140,8 @@ expect_fail "no source" $S merge --db "$TEST_TMP/ab.db"
 
 echo "== an old (version 3) database: identities backfilled the same way on both sides"
 cp "$b" "$TEST_TMP/old.db"
-# (what versions 4 and 5 added taken out again)
-sqlite3 "$TEST_TMP/old.db" "DROP TABLE arrival_histograms; DROP INDEX runs_by_uid; ALTER TABLE runs DROP COLUMN uid; PRAGMA user_version = 3"
+# (what versions 4 to 6 added taken out again)
+sqlite3 "$TEST_TMP/old.db" "DROP TABLE arrival_histograms; DROP INDEX runs_by_uid; ALTER TABLE runs DROP COLUMN uid; ALTER TABLE workloads DROP COLUMN io_way; ALTER TABLE workloads DROP COLUMN ios_simulated; PRAGMA user_version = 3"
 cp "$TEST_TMP/old.db" "$TEST_TMP/old_copy.db"
 cp "$a" "$TEST_TMP/a3.db"
 $S merge "$TEST_TMP/old.db" --db "$TEST_TMP/a3.db" >/dev/null || fail "merge a version-3 source"

@@ -115,14 +115,15 @@ expect_fail "a bad count" $S run --target $T --rate-iops 12x --no-db
 if command -v sqlite3 >/dev/null; then
 	echo "== a schema-4 database reads, and is upgraded when written"
 	cp "$db" "$TEST_TMP/old.db"
-	sqlite3 "$TEST_TMP/old.db" "DROP TABLE arrival_histograms; PRAGMA user_version = 4"
+	# (what versions 5 and 6 added taken out again)
+	sqlite3 "$TEST_TMP/old.db" "DROP TABLE arrival_histograms; ALTER TABLE workloads DROP COLUMN io_way; ALTER TABLE workloads DROP COLUMN ios_simulated; PRAGMA user_version = 4"
 	$S show "$run" --db "$TEST_TMP/old.db" --json >"$TEST_TMP/old.json" || fail "show on a version-4 file"
 	[ "$(json_get "$TEST_TMP/old.json" "d['workloads'][0]['read']['response_lat_ns']")" = None ] ||
 		fail "a version-4 file has response latency"
 	[ "$(sqlite3 "$TEST_TMP/old.db" "PRAGMA user_version")" = 4 ] || fail "show upgraded the file"
 	$S run --target $T --rw randread --rate-iops 1000 --time 100ms --db "$TEST_TMP/old.db" >/dev/null ||
 		fail "run into a version-4 file"
-	[ "$(sqlite3 "$TEST_TMP/old.db" "PRAGMA user_version")" = 5 ] || fail "not upgraded"
+	[ "$(sqlite3 "$TEST_TMP/old.db" "PRAGMA user_version")" -ge 5 ] || fail "not upgraded"
 	[ "$(sqlite3 "$TEST_TMP/old.db" "SELECT count(*) FROM arrival_histograms WHERE kind = 'response'")" -ge 1 ] ||
 		fail "no response histogram stored after the upgrade"
 else

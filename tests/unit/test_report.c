@@ -1397,6 +1397,82 @@ TEST(load_sweep_curve_is_the_figures)
 	CHECK(system(cmd) == 0);
 }
 
+/*
+ * Where a simulated drive's figures come from, from a model built by
+ * hand: per step the ways, the I/Os reported and simulated summed over
+ * its workloads, the share simulated and the extrapolated rest (reference:
+ * the sums of the workloads put in); a step recorded before the store
+ * kept it says "not recorded"; the device's name and the step's are
+ * escaped as data.
+ */
+TEST(provenance_note_per_step)
+{
+	if (!setup())
+		return;
+	struct rpt_step steps[3] = { { .name = "rnd_sweeps" }, { .name = "fill" },
+				     { .name = "x<i>y" } };
+	struct rpt_workload wl[4];
+	memset(wl, 0, sizeof wl);
+	const struct { const char *step; enum io_way way; uint64_t rep, sim; bool known; } w[4] = {
+		{ "rnd_sweeps", IO_WAY_BULK, 1000, 100, true },
+		{ "rnd_sweeps", IO_WAY_EXACT, 500, 500, true },
+		{ "fill", IO_WAY_BULK, 300, 0, true },
+		{ "x<i>y", IO_WAY_UNKNOWN, 70, 0, false },
+	};
+	for (int i = 0; i < 4; i++) {
+		snprintf(wl[i].step, sizeof wl[i].step, "%s", w[i].step);
+		snprintf(wl[i].name, sizeof wl[i].name, "w%d", i);
+		snprintf(wl[i].label, sizeof wl[i].label, "w%d", i);
+		snprintf(wl[i].status, sizeof wl[i].status, "done");
+		wl[i].way = w[i].way;
+		wl[i].sim_known = w[i].known;
+		wl[i].ios_reported = w[i].rep;
+		wl[i].ios_simulated = w[i].sim;
+	}
+	struct rpt_run r;
+	memset(&r, 0, sizeof r);
+	snprintf(r.label, sizeof r.label, "Drive <b>&amp;</b>");
+	snprintf(r.target, sizeof r.target, "sim:drive");
+	snprintf(r.kind, sizeof r.kind, "suite");
+	r.steps = steps;
+	r.nsteps = 3;
+	r.wl = wl;
+	r.nwl = 4;
+	struct report_opts o;
+	struct report_stats st;
+	struct sb_err e;
+	char out[600];
+	snprintf(out, sizeof(out), "%s/prov", root);
+	report_opts_defaults(&o);
+	o.out_dir = out;
+	if (report_build(&r, 1, &o, &st, &e)) {
+		CHECK_FAIL("report: %s", e.msg);
+		return;
+	}
+	char *page = slurp("prov", "index.html");
+	const char *note = page ? strstr(page, "class=\"note provenance\"") : NULL;
+	CHECK(note != NULL);
+	if (note) {
+		const char *end = strstr(note, "</div>");
+		char *n = strndup(note, end ? (size_t)(end - note) : strlen(note));
+		/* rnd_sweeps: 600 of 1500 simulated, 40 %, 900 extrapolated */
+		CHECK(strstr(n, "<td>exact, bulk</td><td class=\"num\">1500</td>"
+			      "<td class=\"num\">600</td><td class=\"num\">40.00</td>"
+			      "<td class=\"num\">900</td>") != NULL);
+		CHECK(strstr(n, "<td>bulk</td><td class=\"num\">300</td>"
+			      "<td class=\"num\">0</td><td class=\"num\">0</td>"
+			      "<td class=\"num\">300</td>") != NULL);
+		CHECK(strstr(n, "<td>not recorded</td><td>not recorded</td>") != NULL);
+		CHECK(strstr(n, "(40.00 %); Fill drive (0 %).") != NULL);
+		/* data escaped: the label and the unknown step's name */
+		CHECK(strstr(n, "Drive &lt;b&gt;&amp;amp;&lt;/b&gt;") != NULL);
+		CHECK(strstr(n, "<b>&amp;</b>") == NULL && strstr(n, "x<i>y") == NULL);
+		CHECK(strstr(n, "x&lt;i&gt;y") != NULL);
+		free(n);
+	}
+	free(page);
+}
+
 TEST(zz_cleanup)
 {
 	for (int i = 0; i < 3; i++)

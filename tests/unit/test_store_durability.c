@@ -387,6 +387,83 @@ TEST(old_schema_is_migrated_and_keeps_rows)
 	store_close(s);
 }
 
+/*
+ * A version-5 file (before the store kept where the I/Os come from): its
+ * workloads read back with the way unknown and no simulated count, not
+ * "engine" or 0, both read-only as it is and once upgraded; after the
+ * upgrade new totals keep both, and a device's (no simulation) keeps the
+ * way with the count unknown.
+ */
+TEST(v5_workloads_read_their_provenance_as_unknown)
+{
+	const char *p = db_path("v5.db");
+	sqlite3 *db;
+	struct sb_err e;
+	unlink(p);
+	CHECK(sqlite3_open(p, &db) == SQLITE_OK);
+	CHECK(store_migrate(db, p, 5, &e) == 0);
+	CHECK(store_exec(db,
+		"INSERT INTO runs (id, kind, target, status, started_at, uid) VALUES "
+		"(4, 'run', 'sim:p1-1tb', 'done', '2026-01-02T03:04:05.000Z', 'u4');"
+		"INSERT INTO workloads (id, run_id, idx, name, started_at, read_ios, "
+		"measured_ns, final, driver_stalls, driver_stall_ns) VALUES (9, 4, 0, 'w', "
+		"'2026-01-02T03:04:05.000Z', 777, 1000000000, 1, 0, 0);", &e) == 0);
+	sqlite3_close(db);
+
+	struct store *s;
+	struct workload_row *w;
+	size_t nw;
+	for (int pass = 0; pass < 2; pass++) {
+		/* first read-only (version 5 as it is), then upgraded */
+		if ((pass ? store_open(p, &s, &e) : store_open_readonly(p, &s, &e)) || !s) {
+			CHECK_FAIL("%s", e.msg);
+			return;
+		}
+		CHECK(store_schema_version(s) == (pass ? store_current_version() : 5));
+		CHECK(store_list_workloads(s, 4, 0, &w, &nw, &e) == 0);
+		CHECK(nw == 1);
+		if (nw) {
+			CHECK(w[0].totals.ios[DIR_READ] == 777);
+			CHECK(w[0].totals.way == IO_WAY_UNKNOWN);
+			CHECK(!w[0].totals.sim_known);
+			CHECK(w[0].stalls_known);
+			store_workload_rows_free(w, nw);
+		}
+		if (pass)
+			break;
+		store_close(s);
+	}
+	CHECK(count_rows(s->db, "SELECT count(*) FROM workloads WHERE io_way IS NULL "
+				"AND ios_simulated IS NULL") == 1);
+	/* New totals keep it: a simulated bulk stream, then a device's. */
+	int64_t wid;
+	CHECK(store_workload_begin(s, 4, 0, 1, "bulk", NULL, &wid, &e) == 0);
+	struct store_totals t = { .ios = { 1000, 200, 0 }, .way = IO_WAY_BULK,
+				  .sim_known = true, .ios_simulated = 300 };
+	CHECK(store_workload_totals(s, wid, &t, NULL, true, &e) == 0);
+	t.way = IO_WAY_ENGINE;
+	t.sim_known = false;
+	t.ios_simulated = 0;
+	CHECK(store_workload_begin(s, 4, 0, 2, "device", NULL, &wid, &e) == 0);
+	CHECK(store_workload_totals(s, wid, &t, NULL, true, &e) == 0);
+	CHECK(count_rows(s->db, "SELECT ios_simulated FROM workloads WHERE name = 'bulk' "
+				"AND io_way = 'bulk'") == 300);
+	CHECK(count_rows(s->db, "SELECT count(*) FROM workloads WHERE name = 'device' "
+				"AND io_way = 'engine' AND ios_simulated IS NULL") == 1);
+	CHECK(store_list_workloads(s, 4, 0, &w, &nw, &e) == 0);
+	CHECK(nw == 3);
+	if (nw == 3) {
+		CHECK(w[1].totals.way == IO_WAY_BULK && w[1].totals.sim_known);
+		CHECK_EQ_U64(w[1].totals.ios_simulated, 300);
+		CHECK_EQ_U64(store_ios_reported(&w[1].totals), 1200);
+		CHECK_EQ_U64(store_ios_extrapolated(&w[1].totals), 900);
+		CHECK(w[2].totals.way == IO_WAY_ENGINE && !w[2].totals.sim_known);
+	}
+	if (nw)
+		store_workload_rows_free(w, nw);
+	store_close(s);
+}
+
 static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
