@@ -888,6 +888,15 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 	double t = ns_to_s(s->now), carry = 0;
 	while (rate > 0 && !z->stop && done < ios_left && t < deadline - 1e-12) {
 		double t_next = fmin(z->end, deadline);
+		if (t_next < t) {
+			/* The calibration's drain ran past this slice's end:
+			   the slice is over, with the drained I/Os in it. */
+			if (clock_to(s, z, t, e)) {
+				rc = -1;
+				goto out;
+			}
+			continue;
+		}
 		double want = (double)(ios_left - done);
 		double dt = fmin(t_next - t, want / rate);
 		carry += rate * dt;
