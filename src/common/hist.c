@@ -1,21 +1,44 @@
 #include "common/hist.h"
 
-#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "common/rank.h"
 
+/*
+ * A histogram is its own mapping: fresh anonymous pages read as zero and
+ * cost nothing until touched, so a histogram costs the pages its values
+ * land on (hist.h).  calloc would not keep that promise: once a freed
+ * block has raised malloc's mmap threshold, blocks of this size come from
+ * the heap and calloc clears all 280 KiB of each, which for the engine's
+ * interval rings (16 histograms per job and direction) was most of a
+ * short run's CPU.
+ */
+static size_t hist_map_len(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t p = pg > 0 ? (size_t)pg : 4096;
+	return (sizeof(struct lat_hist) + p - 1) / p * p;
+}
+
 struct lat_hist *hist_new(void)
 {
-	struct lat_hist *h = calloc(1, sizeof *h);
-	if (h)
-		hist_reset(h);
+	void *m = mmap(NULL, hist_map_len(), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	struct lat_hist *h = m;
+	/* Zero already: only the fields that are not zero when empty. */
+	h->min = UINT64_MAX;
+	h->lo = HIST_NBUCKETS;
 	return h;
 }
 
 void hist_free(struct lat_hist *h)
 {
-	free(h);
+	if (h)
+		munmap(h, hist_map_len());
 }
 
 void hist_reset(struct lat_hist *h)
@@ -92,6 +115,43 @@ static uint64_t bucket_value(const struct lat_hist *h, uint32_t i)
 	return v;
 }
 
+/*
+ * The percentiles ps[from, n) (ascending, each of rank above the middle)
+ * from the top down: the bucket where the samples above it stop covering
+ * count - rank is the one where the cumulative count from below reaches
+ * the rank, so each is the value the walk from below gives, found after
+ * the buckets above it rather than all below (a p99 is a few buckets from
+ * the top of a slice's thousands).
+ */
+static void percentiles_from_top(const struct lat_hist *h, const double *ps, size_t from,
+				 size_t n, uint64_t *out)
+{
+	size_t j = n;
+	uint64_t above = 0, want = percentile_rank(ps[j - 1], h->count);
+	for (uint32_t w = (h->hi >> 6) + 1; w-- > (h->lo >> 6) && j > from;) {
+		for (uint64_t m = h->nz[w]; m && j > from;) {
+			uint32_t b = 63u - (uint32_t)__builtin_clzll(m);
+			m &= ~(1ull << b);
+			uint32_t i = w * 64u + b;
+			uint64_t c = h->buckets[i];
+			/* Ranks (count - above - c, count - above] are here. */
+			while (j > from && want + above + c > h->count) {
+				if (want == h->count)
+					out[j - 1] = h->max;
+				else if (want == 1)
+					out[j - 1] = h->min;
+				else
+					out[j - 1] = bucket_value(h, i);
+				if (--j > from)
+					want = percentile_rank(ps[j - 1], h->count);
+			}
+			above += c;
+		}
+	}
+	for (; j > from; j--)
+		out[j - 1] = h->min;
+}
+
 void hist_percentiles(const struct lat_hist *h, const double *ps, size_t n,
 		      uint64_t *out)
 {
@@ -101,6 +161,15 @@ void hist_percentiles(const struct lat_hist *h, const double *ps, size_t n,
 			out[j] = 0;
 		return;
 	}
+	/* Ranks above the middle from the top, the rest from below. */
+	size_t top = n;
+	while (top > 0 && percentile_rank(ps[top - 1], h->count) > h->count / 2)
+		top--;
+	if (top < n)
+		percentiles_from_top(h, ps, top, n, out);
+	n = top;
+	if (!n)
+		return;
 	/* Only non-zero buckets move the sum, so only they are visited. */
 	uint64_t cum = 0, want = percentile_rank(ps[0], h->count);
 	for (uint32_t w = h->lo >> 6; w <= h->hi >> 6 && j < n; w++) {

@@ -419,6 +419,51 @@ static void spread(struct lat_hist *dst, const struct lat_hist *shape, uint64_t 
 	}
 }
 
+/*
+ * A bulk read stream spreads slice after slice over one shape, and at a
+ * steady rate the count is one of two (the carry's floor or ceiling):
+ * the last two spreads are kept and merged again when their count comes
+ * back, which adds the same buckets as spreading anew (merging and
+ * hist_add_n both only add counts, sums and bounds) without a division
+ * per bucket.  The shape must not change while the memo is in use.
+ */
+struct spread_memo {
+	const struct lat_hist *shape;
+	uint64_t n[2];
+	struct lat_hist *h[2];	/* NULL: not made yet (or no memory) */
+	int next;
+};
+
+static void spread_memo_free(struct spread_memo *m)
+{
+	hist_free(m->h[0]);
+	hist_free(m->h[1]);
+}
+
+static void spread_again(struct spread_memo *m, struct lat_hist *dst,
+			 const struct lat_hist *shape, uint64_t n)
+{
+	for (int i = 0; i < 2; i++)
+		if (m->h[i] && m->shape == shape && m->n[i] == n) {
+			hist_merge(dst, m->h[i]);
+			return;
+		}
+	struct lat_hist *h = m->h[m->next];
+	if (!h && !(h = m->h[m->next] = hist_new())) {
+		spread(dst, shape, n, 1.0);	/* no memory for a memo: spread */
+		return;
+	}
+	if (m->shape != shape) {
+		m->shape = shape;
+		m->n[m->next ^ 1] = UINT64_MAX;
+	}
+	hist_reset(h);
+	spread(h, shape, n, 1.0);
+	m->n[m->next] = n;
+	m->next ^= 1;
+	hist_merge(dst, h);
+}
+
 /* Enough real completions that the latency shape has a p99.99. */
 #define CAL_IOS 65536
 
@@ -811,6 +856,7 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 		return sb_errno(e, ENOMEM, "sim: histogram");
 	uint64_t done = 0, t_warm = 0, t_last = 0, measured = 0, cal_done = 0;
 	uint64_t warm_max = warm + map_warmup(s, st);
+	struct spread_memo memo = { 0 };
 	int rc = 0;
 
 	/* Calibration: real discrete I/Os, closed loop at depth qd. */
@@ -864,7 +910,7 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 		carry -= (double)n;
 		if (n > ios_left - done)
 			n = ios_left - done;
-		spread(z->lat, shape, n, 1.0);
+		spread_again(&memo, z->lat, shape, n);
 		z->sl.ios += n;
 		z->sl.bytes += n * st->bs;
 		done += n;
@@ -888,6 +934,7 @@ static int fluid_read(struct sim *s, const struct sim_stream *st,
 	if (st->random)
 		map_after_random(s, st, (double)(done - cal_done), 0.0);
 out:
+	spread_memo_free(&memo);
 	hist_free(shape);
 	return rc;
 }

@@ -6,6 +6,7 @@
 #include "sim/mapcache.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define WAYS_MAX 8u
 #define DIRTY 0x80000000u
@@ -38,7 +39,11 @@ int mapcache_new(uint64_t slots, uint64_t npages, struct mapcache **out,
 	if (m->nsets > 1 && !(m->nsets & (m->nsets - 1)))
 		m->set_mask = m->nsets - 1;
 	if (m->ways) {
-		m->slot = calloc(m->nsets * m->ways, sizeof *m->slot);
+		/* Cache-line aligned, so a set of 8 ways is one line. */
+		size_t bytes = m->nsets * m->ways * sizeof *m->slot;
+		m->slot = aligned_alloc(64, (bytes + 63) / 64 * 64);
+		if (m->slot)
+			memset(m->slot, 0, bytes);
 		if (!m->slot) {
 			free(m);
 			return sb_errf(e, "sim: no memory for a map cache of %llu pages",

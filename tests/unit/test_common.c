@@ -171,6 +171,67 @@ TEST(hist_percentiles_match_sort_narrow_and_tiny)
 	check_against_sort(one, 1);
 }
 
+/*
+ * Which bucket each percentile comes from, exactly: the bucket of the
+ * sorted sample at the reference rank (its midpoint inside the exact min
+ * and max; rank n is the max, rank 1 the min), for ranks either side of
+ * the middle (hist.c finds those above it from the top down), over
+ * histograms of 1 to 300 samples with set-but-emptied buckets left by a
+ * merge and a reset of part of them.
+ */
+static uint64_t reference_value(const uint64_t *sorted, size_t n, uint64_t k)
+{
+	if (k == n)
+		return sorted[n - 1];
+	if (k == 1)
+		return sorted[0];
+	uint32_t i = hist_index(sorted[k - 1]);
+	uint64_t lo = hist_bucket_low(i), hi = hist_bucket_high(i);
+	uint64_t v = hi == UINT64_MAX ? sorted[n - 1] : lo + (hi - lo) / 2;
+	if (v < sorted[0])
+		v = sorted[0];
+	if (v > sorted[n - 1])
+		v = sorted[n - 1];
+	return v;
+}
+
+TEST(hist_percentiles_pick_the_ranked_samples_bucket)
+{
+	struct rng r;
+	rng_seed(&r, 99);
+	double ps[NCHECK_PCTS];
+	for (size_t j = 0; j < NCHECK_PCTS; j++)
+		ps[j] = pct_value(check_pcts[j]);
+	struct lat_hist *h = hist_new(), *other = hist_new();
+	uint64_t v[300];
+	for (size_t n = 1; n <= 300; n += 1 + n / 8) {
+		/* stale bits: buckets set by another histogram, then emptied */
+		hist_reset(h);
+		for (int i = 0; i < 20; i++)
+			hist_add(other, 1000 + rng_below(&r, 100000));
+		hist_merge(h, other);
+		hist_reset(other);
+		for (uint32_t i = h->lo; i <= h->hi; i++)
+			h->buckets[i] = 0;
+		h->count = h->sum = h->max = 0;
+		h->min = UINT64_MAX;
+		for (size_t i = 0; i < n; i++) {
+			v[i] = 500 + rng_below(&r, i % 3 ? 200000 : 3000);
+			hist_add(h, v[i]);
+		}
+		qsort(v, n, sizeof *v, cmp_u64);
+		uint64_t got[NCHECK_PCTS];
+		hist_percentiles(h, ps, NCHECK_PCTS, got);
+		for (size_t j = 0; j < NCHECK_PCTS; j++) {
+			uint64_t k = reference_rank(check_pcts[j], n);
+			CHECK_EQ_U64(got[j], reference_value(v, n, k));
+			CHECK_EQ_U64(hist_percentile(h, ps[j]), got[j]);
+		}
+	}
+	hist_free(h);
+	hist_free(other);
+}
+
 TEST(hist_bucket_bounds_are_contiguous_and_tight)
 {
 	for (uint32_t i = 0; i + 1 < HIST_NBUCKETS; i++) {

@@ -654,6 +654,66 @@ static int mix_slice(void *ctx, const struct sim_slice *sl, struct sb_err *e)
  * the bytes the write path took within 3 %, on a drive under GC with
  * bursts (SN8100), a smooth one (Micron) and in-place media (P4800X).
  */
+/*
+ * A bulk read's calibration ends by letting its last I/Os complete, which
+ * can take the clock past the slice it was in.  The bulk phase must then
+ * close the slices it is past, not take the negative time to the slice's
+ * end as a count of I/Os (it did: a slice of 2^64 - 65728 reads, its
+ * histogram's buckets wrapped).  Every slice of a 1 ms slicing of deep
+ * reads on a full drive: far fewer I/Os than 100000 (the drive's 1.2 M
+ * IOPS headline: some 1200 a millisecond, and a calibration's drain of qd
+ * more), its histogram counting its reads, and time moving forward.
+ */
+struct slice_check {
+	uint64_t n, bad, last_end, max_ios;
+};
+
+static int check_slice(void *ctx, const struct sim_slice *sl, struct sb_err *e)
+{
+	(void)e;
+	struct slice_check *c = ctx;
+	c->n++;
+	if (sl->ios > c->max_ios)
+		c->max_ios = sl->ios;
+	if (sl->ios > 100000 || sl->lat->count != sl->ios || sl->t_end_ns < sl->t_start_ns ||
+	    sl->t_start_ns < c->last_end) {
+		if (!c->bad++)
+			CHECK_FAIL("slice %llu [%llu, %llu] ns: %llu reads, %llu latencies",
+				   (unsigned long long)c->n, (unsigned long long)sl->t_start_ns,
+				   (unsigned long long)sl->t_end_ns, (unsigned long long)sl->ios,
+				   (unsigned long long)sl->lat->count);
+	}
+	c->last_end = sl->t_end_ns;
+	return 0;
+}
+
+TEST(bulk_reads_past_their_calibrations_drain_keep_sane_slices)
+{
+	/* 128 KiB at 64 deep take about 1.1 ms each: a drain always ends
+	   past a 1 ms slice */
+	struct { bool random; uint32_t bs, qd; } cases[] = {
+		{ false, 131072, 64 },
+		{ true, 4096, 256 },
+	};
+	for (int k = 0; k < 2; k++) {
+		struct sim *s = open_scaled("sn850x-4tb", 0.01, 1);
+		if (!s)
+			return;
+		fill(s);
+		struct sim_stream st = { .random = cases[k].random, .bs = cases[k].bs,
+					 .qd = cases[k].qd, .seed = 3,
+					 .span_len = sim_capacity(s) / cases[k].bs * cases[k].bs };
+		struct slice_check c = { 0 };
+		struct sb_err e;
+		if (sim_run_fluid(s, &st, 0, 3000000000ull, 1000000ull, check_slice, &c, &e))
+			CHECK_FAIL("fluid: %s", e.msg);
+		if (c.n < 2900)
+			CHECK_FAIL("case %d: %llu slices of 3000, at most %llu reads in one", k,
+				   (unsigned long long)c.n, (unsigned long long)c.max_ios);
+		sim_close(s);
+	}
+}
+
 TEST(mixed_fluid_agrees_with_discrete)
 {
 	const char *names[] = { "sn8100-2tb", "micron1300-1tb", "p4800x-375gb" };
