@@ -27,6 +27,9 @@ Options:
   --time T       each point's measurement (default 5m, the suite's)
   --ramp R       default 30s (the suite's)
   --seed N       default 1
+  --b-opts O     B's target options (default sampled_mix=1; an empty one
+                 and --b-seed: the model's own spread, exact against exact)
+  --b-seed N     B's seed (default: --seed)
   --out DIR      keep the databases there
 """
 import argparse
@@ -44,11 +47,12 @@ TOL = {"iops": 1.0, "p50": 3.0, "p99": 3.0, "p99.9": 5.0, "sd": 10.0}
 
 
 def run_suite(args, drive, exact, db):
+    seed = args.seed if exact or args.b_seed is None else args.b_seed
     for f in (db, db + "-wal", db + "-shm"):
         if os.path.exists(f):
             os.remove(f)
-    target = "sim:%s,scale=%s,seed=%s%s" % (drive, args.scale, args.seed,
-                                              "" if exact else ",sampled_mix=1")
+    target = "sim:%s,scale=%s,seed=%s%s" % (drive, args.scale, seed,
+                                              "" if exact or not args.b_opts else "," + args.b_opts)
     cmd = [args.bin, "suite", "--target", target, "--preset", "full",
            "--only", "seq_precond,seq_sweeps", "--db", db,
            "--set", "seq_sweeps.mixes=%s" % args.mix,
@@ -98,6 +102,8 @@ def figures(args, db):
         if len(rd) > 2:
             pts[name]["r sd"] = statistics.stdev(rd)
             pts[name]["w sd"] = statistics.stdev(wr)
+            pts[name]["r cv"] = 100 * pts[name]["r sd"] / statistics.mean(rd)
+            pts[name]["w cv"] = 100 * pts[name]["w sd"] / statistics.mean(wr)
     return pts
 
 
@@ -118,6 +124,8 @@ def main():
     ap.add_argument("--time", default="5m")
     ap.add_argument("--ramp", default="30s")
     ap.add_argument("--seed", default="1")
+    ap.add_argument("--b-opts", default="sampled_mix=1")
+    ap.add_argument("--b-seed")
     ap.add_argument("--out")
     ap.add_argument("drives", nargs="+")
     args = ap.parse_args()
@@ -132,9 +140,11 @@ def main():
         ca = run_suite(args, drive, True, dba)
         cb = run_suite(args, drive, False, dbb)
         fa, fb = figures(args, dba), figures(args, dbb)
-        print("%s (scale %s, %s a point, seed %s): B / A - 1 in %%, * outside the tolerance"
-              % (drive, args.scale, args.time, args.seed))
-        print("%-16s %10s " % ("point", "r iops A") + " ".join("%8s" % k for k in keys))
+        print("%s (scale %s, %s a point, seed %s; B: %s, seed %s): B / A - 1 in %%, * outside the tolerance"
+              % (drive, args.scale, args.time, args.seed, args.b_opts or "exact",
+                 args.b_seed or args.seed))
+        print("%-16s %10s " % ("point", "r iops A") + " ".join("%8s" % k for k in keys)
+              + "  (A's sd / mean: r, w)")
         ok = True
         for name in sorted(fa, key=lambda n: int(n.split("qd=")[1])):
             a, b = fa[name], fb.get(name, {})
@@ -148,7 +158,8 @@ def main():
                 bad = abs(v) > TOL[k.split()[1]]
                 ok &= not bad
                 cells.append("%+7.2f%s" % (v, "*" if bad else " "))
-            print("%-16s %10.0f " % (name, a["r iops"]) + " ".join(cells))
+            print("%-16s %10.0f " % (name, a["r iops"]) + " ".join(cells)
+                  + "  (%.2f %%, %.1f %%)" % (a.get("r cv", 0), a.get("w cv", 0)))
         print("%s: %s; CPU s exact %.1f, sampled %.1f" % (drive, "all within" if ok else "NOT within",
                                                           ca, cb))
         all_ok &= ok

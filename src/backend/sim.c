@@ -18,7 +18,7 @@ struct backend_target {
 	struct sim *sim;
 	bool fluid;
 	bool sampled;		/* sampled=0: sampled streams run exact */
-	bool sampled_mix;	/* sampled_mix=1: sequential mixes are sampled */
+	bool sampled_mix;	/* the profile's: sequential mixes are sampled */
 	struct backend_queue *q;
 };
 
@@ -47,7 +47,7 @@ static int sim_b_open(const char *spec, const struct open_opts *o,
 	}
 	t->fluid = sp.fluid;
 	t->sampled = sp.sampled;
-	t->sampled_mix = sp.sampled_mix;
+	t->sampled_mix = sp.profile.sampled_mix;
 	memset(f, 0, sizeof *f);
 	f->size = sim_capacity(t->sim);
 	f->logical_block = 512;

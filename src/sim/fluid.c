@@ -604,7 +604,11 @@ static bool wb_full(const struct sim *s, const struct sim_stream *st)
  * reads are what the drive bounds, its read link or its NAND), the I/Os
  * drawn a read or a write as the closed loop draws them until they are
  * there (so the writes are as many as the draws give, not the window's
- * few), in the cursor's order, each at its share of the slice; the writes go through the write
+ * few), in the cursor's order, each at its share of the slice.  (A budget
+ * by Little's law instead, each I/O taking its kind's mean latency in the
+ * window, let the reads of a read-link-bound P4800X vary from slice to
+ * slice: their spread x11 at QD 4, and the SN8100's IOPS -3.5 % at QD 256.)
+ * The writes go through the write
  * path there (the drive kept busy throughout, as the reads keep it), and
  * the slice counts them, with the latencies of the window's slice.  Then
  * the clock, the I/Os in flight and every discrete resource move on by as

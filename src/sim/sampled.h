@@ -32,6 +32,19 @@
  * a rare, long event for the reads beside it) every read is simulated
  * and counted as itself, in no window; after it, one real slice, then a
  * window.
+ *
+ * A warped mix (a sweep's sequential read/write mix, exact, no side
+ * streams: fluid.c exact_gap) uses the same windows without the lead:
+ * across a gap the discrete engine's state is not left to drain but moved
+ * on in time (sim_warp: the clock, the I/Os in flight, cores, units,
+ * channels, links, slots), so the window after it starts from exactly the
+ * state the last one ended in, and the gap's writes go through the write
+ * path along the cursor (every byte written reaches it, and the cursor
+ * stands where the I/Os put it).  Its gaps are longer (SMP_WARP_GAP), its
+ * slices keep the writes too, its windows see the regimes afresh (a gap
+ * ends at a regime its own window did not see, mid-slice), and a window
+ * that saw the write buffer full (SMP_WB_FULL: the loop bound by the
+ * buffer, write by write) is followed by no gap.
  */
 #ifndef SSDBENCH_SIM_SAMPLED_H
 #define SSDBENCH_SIM_SAMPLED_H

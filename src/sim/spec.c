@@ -7,8 +7,8 @@
  * `fluid=0` makes every I/O go through the discrete engine (slow at full
  * scale; for checking the bulk path against it); `sampled=0` keeps the
  * bulk paths but simulates every I/O of the streams that would be sampled
- * (sim/sampled.h), for checking those against it; `sampled_mix=1` samples
- * a sweep's sequential mixes too (off by default: short of its acceptance).
+ * (sim/sampled.h), for checking those against it (`sampled_mix`, the
+ * profile key that samples a sweep's sequential mixes, is set as any key).
  */
 #include <errno.h>
 #include <math.h>
@@ -50,13 +50,6 @@ static int apply_option(struct sim_spec *sp, char *kv, const char *origin,
 			return sb_errf(e, "%s: fluid '%s' must be 0 (every I/O simulated) or 1",
 				       origin, v);
 		sp->fluid = *v == '1';
-		return 0;
-	}
-	if (!strcmp(k, "sampled_mix")) {
-		if (strcmp(v, "0") && strcmp(v, "1"))
-			return sb_errf(e, "%s: sampled_mix '%s' must be 0 (every I/O of a sequential mix simulated) or 1",
-				       origin, v);
-		sp->sampled_mix = *v == '1';
 		return 0;
 	}
 	if (!strcmp(k, "sampled")) {

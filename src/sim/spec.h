@@ -19,9 +19,6 @@ struct sim_spec {
 	bool sampled;			/* sampled streams allowed (default yes):
 					   sampled=0 simulates every I/O of
 					   them, for checking them */
-	bool sampled_mix;		/* sequential mixes sampled too (default
-					   no: sampled_mix=1, still short of its
-					   acceptance, bench/README.md) */
 };
 
 int sim_spec_parse(const char *spec, const char *options, struct sim_spec *sp,
