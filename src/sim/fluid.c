@@ -11,7 +11,9 @@
  * whose completions are real; the rest repeats the measured rate and
  * latency distribution.  Random mixes of reads and writes do the same,
  * with their writes going through the write path at the measured rate.
- * Exact streams (below QD 16, and sequential mixes) simulate every I/O.
+ * Exact streams (below QD 16, and sequential mixes) simulate every I/O;
+ * a sampled mix (profile key sampled_mix) only in windows, its gaps
+ * warped (exact_gap, sampled.h).
  */
 #include <errno.h>
 #include <math.h>
