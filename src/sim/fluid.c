@@ -38,8 +38,6 @@ struct slicer {
 	void *ctx;
 	int stop;
 	struct smp_window *smp;		/* a sampled stream's windows, or NULL */
-	bool gap_filled;		/* a warped gap's slice, counted by
-					   exact_gap: not replaced */
 };
 
 /* Slice ends are integer ns from the start, so a long stream's slices do
@@ -64,25 +62,6 @@ static uint64_t stop_ns(const struct slicer *z, double t)
 static void spread(struct lat_hist *dst, const struct lat_hist *shape, uint64_t n,
 		   double scale);
 
-/* A slice's I/Os of one kind replaced by a window's slice's, or by the
-   share frac of them. */
-static void repeat_part(uint64_t *bytes, uint64_t *ios, struct lat_hist *lat,
-			uint64_t t_bytes, uint64_t t_ios, const struct lat_hist *t_lat,
-			double frac)
-{
-	hist_reset(lat);
-	if (frac >= 1.0) {
-		*ios = t_ios;
-		*bytes = t_bytes;
-		hist_merge(lat, t_lat);
-	} else {
-		uint64_t n = (uint64_t)llround((double)t_ios * frac);
-		*bytes = t_ios ? t_bytes / t_ios * n : 0;
-		*ios = n;
-		spread(lat, t_lat, n, 1.0);
-	}
-}
-
 /* A warped gap's reads and writes (exact_gap), r and w of them, added to
    the slice with the latencies of the window's slice t. */
 static void gap_add(struct slicer *z, const struct sim_stream *st,
@@ -101,24 +80,33 @@ static void gap_add(struct slicer *z, const struct sim_stream *st,
 
 /* A sampled stream's slice: kept as its window's, or its reads replaced
    by the window's (sampled.h); none past the deadline, where no
-   repeated read is in flight. */
+   repeated read is in flight.  A warped mix's gap slices are counted by
+   exact_gap, its writes through the write path: none is replaced here
+   (a gap slice that a late completion passed in one jump, nothing
+   completing in it, stays as it was, as in a stall). */
 static void slice_sample(struct slicer *z, uint64_t t_end_ns)
 {
 	struct smp_slice now = { z->sl.bytes, z->sl.ios, z->lat, z->sl.wbytes, z->sl.wios, z->wlat };
 	uint64_t a = z->sl.t_start_ns, d = z->deadline_ns;
 	bool whole = t_end_ns == slice_end_ns(z) && a + z->slice_ns == t_end_ns;
 	const struct smp_slice *t = smp_slice_ends(z->smp, &now, whole, z->side_lat);
-	if (!t || z->gap_filled)
+	if (!t || z->smp->warp)
 		return;
 	uint64_t b = t_end_ns < d ? t_end_ns : d;
 	a = a < d ? a : d;
 	double frac = fmin(1.0, (double)(b - a) / (double)z->slice_ns);
-	repeat_part(&z->sl.bytes, &z->sl.ios, z->lat, t->bytes, t->ios, t->lat, frac);
-	z->smp->repeated += z->sl.ios;
-	if (t->wlat) {	/* a mix's writes too */
-		repeat_part(&z->sl.wbytes, &z->sl.wios, z->wlat, t->wbytes, t->wios, t->wlat, frac);
-		z->smp->repeated_w += z->sl.wios;
+	hist_reset(z->lat);
+	if (frac >= 1.0) {
+		z->sl.ios = t->ios;
+		z->sl.bytes = t->bytes;
+		hist_merge(z->lat, t->lat);
+	} else {
+		uint64_t n = (uint64_t)llround((double)t->ios * frac);
+		z->sl.bytes = t->ios ? t->bytes / t->ios * n : 0;
+		z->sl.ios = n;
+		spread(z->lat, t->lat, n, 1.0);
 	}
+	z->smp->repeated += z->sl.ios;
 }
 
 static int slice_emit(struct slicer *z, uint64_t t_end_ns, struct sb_err *e)
@@ -677,10 +665,7 @@ static int exact_gap(struct sim *s, const struct sim_stream *st, struct slicer *
 		hist_reset(z->lat);
 		hist_reset(z->wlat);
 		gap_add(z, st, t, r, w);
-		z->gap_filled = true;
-		int rc = slice_emit(z, b, e);
-		z->gap_filled = false;
-		if (rc)
+		if (slice_emit(z, b, e))
 			return -1;
 	}
 	return 0;
