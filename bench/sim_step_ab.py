@@ -13,6 +13,8 @@ the same I/Os, so a step's CPU ratio is its CPU-per-I/O ratio.
 
 Options:
   --target T     default sim:sn8100-2tb (full size)
+  --target-b T   B's target, when it differs (one binary, two options:
+                 e.g. sim:sn8100-2tb,sampled_mix=1)
   --only S,...   the steps to run (default seq_precond,seq_sweeps,boot)
   --set S.K=V    passed to the suite (repeatable)
   --rounds N     default 3
@@ -34,14 +36,14 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def run(binary, args, out, name):
+def run(binary, args, out, name, target):
     db = os.path.join(out, name + ".db")
     data = os.path.join(out, name + ".perf")
     for f in (db, db + "-wal", db + "-shm", data):
         if os.path.exists(f):
             os.remove(f)
     cmd = ["perf", "record", "-q", "-e", "cpu-clock", "-F", "199", "-k", "CLOCK_REALTIME",
-           "-o", data, binary, "suite", "--target", args.target, "--preset", args.preset,
+           "-o", data, binary, "suite", "--target", target, "--preset", args.preset,
            "--only", args.only, "--db", db]
     for s in args.set:
         cmd += ["--set", s]
@@ -59,6 +61,7 @@ def run(binary, args, out, name):
 def main():
     ap = argparse.ArgumentParser(usage=__doc__)
     ap.add_argument("--target", default="sim:sn8100-2tb")
+    ap.add_argument("--target-b")
     ap.add_argument("--only", default="seq_precond,seq_sweeps,boot")
     ap.add_argument("--set", action="append", default=[])
     ap.add_argument("--rounds", type=int, default=3)
@@ -73,11 +76,13 @@ def main():
     for n, b in (("A", args.bin_a), ("B", args.bin_b)):
         bins[n] = os.path.join(out, "ssdbench." + n)
         shutil.copy(b, bins[n])
-    print(f"A = {args.bin_a}, B = {args.bin_b}; {args.target} --only {args.only}; in {out}")
+    print(f"A = {args.bin_a}, B = {args.bin_b}; {args.target}"
+          f"{' (B: ' + args.target_b + ')' if args.target_b else ''} --only {args.only}; in {out}")
     res = {"A": [], "B": []}
     for r in range(args.rounds):
         for n in ("A", "B") if r % 2 == 0 else ("B", "A"):
-            cpu = run(bins[n], args, out, f"r{r}.{n}")
+            target = args.target_b if n == "B" and args.target_b else args.target
+            cpu = run(bins[n], args, out, f"r{r}.{n}", target)
             res[n].append(cpu)
             print(f"r{r} {n}: " + "  ".join(f"{k} {v:.1f}" for k, v in cpu.items()), flush=True)
     print("step            A CPU s   B CPU s   B/A median [min-max]")

@@ -9,6 +9,8 @@
 #   OUT=dir bench/suite_sim.sh            keep the databases in dir
 #   BIN=path bench/suite_sim.sh           measure that binary (another
 #                                         revision's build) instead
+#   OPTS=k=v,... bench/suite_sim.sh       target options (sim:DRIVE,OPTS), e.g.
+#                                         OPTS=sampled_mix=1
 #   PERF=1 bench/suite_sim.sh             also the CPU seconds of each step
 #                                         (perf record, cpu-clock samples;
 #                                         the recordings stay in the dir for
@@ -49,7 +51,7 @@ for d in "${drives[@]}"; do
 		# perf's own CPU, the per-step sums do not.
 		wrap=(perf record -q -e cpu-clock -F 199 -g -k CLOCK_REALTIME -o "$out/$d.perf")
 	fi
-	t=$( { time "${wrap[@]}" "$bin" suite --target "sim:$d" --preset full --db "$db" \
+	t=$( { time "${wrap[@]}" "$bin" suite --target "sim:$d${OPTS:+,$OPTS}" --preset full --db "$db" \
 		>"$out/$d.out" 2>&1; } 2>&1 ) && rc=ok || rc="failed ($?)"
 	end=$(date +%s.%N)
 	read -r user sys <<<"$t"

@@ -17,6 +17,8 @@
 struct backend_target {
 	struct sim *sim;
 	bool fluid;
+	bool sampled;		/* sampled=0: sampled streams run exact */
+	bool sampled_mix;	/* the profile's: sequential mixes are sampled */
 	struct backend_queue *q;
 };
 
@@ -44,6 +46,8 @@ static int sim_b_open(const char *spec, const struct open_opts *o,
 		return -1;
 	}
 	t->fluid = sp.fluid;
+	t->sampled = sp.sampled;
+	t->sampled_mix = sp.profile.sampled_mix;
 	memset(f, 0, sizeof *f);
 	f->size = sim_capacity(t->sim);
 	f->logical_block = 512;
@@ -211,7 +215,8 @@ static int sim_b_run_fluid(struct backend_queue *q, const struct fluid_stream *s
 		.write = st->op == IO_WRITE, .random = st->random, .bs = st->bs,
 		.qd = st->qd, .span_off = st->span_off, .span_len = st->span_len,
 		.start_off = st->start_off, .seed = st->seed, .read_pct = st->read_pct,
-		.exact = st->exact, .sampled = st->sampled,
+		.exact = st->exact,
+		.sampled = st->sampled && q->t->sampled && (st->nside || q->t->sampled_mix),
 	};
 	struct sim_side side[SIM_MAX_SIDE];
 	if (st->nside > SIM_MAX_SIDE)

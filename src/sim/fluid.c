@@ -11,7 +11,9 @@
  * whose completions are real; the rest repeats the measured rate and
  * latency distribution.  Random mixes of reads and writes do the same,
  * with their writes going through the write path at the measured rate.
- * Exact streams (below QD 16, and sequential mixes) simulate every I/O.
+ * Exact streams (below QD 16, and sequential mixes) simulate every I/O;
+ * a sampled mix (profile key sampled_mix) only in windows, its gaps
+ * warped (exact_gap, sampled.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -60,16 +62,35 @@ static uint64_t stop_ns(const struct slicer *z, double t)
 static void spread(struct lat_hist *dst, const struct lat_hist *shape, uint64_t n,
 		   double scale);
 
+/* A warped gap's reads and writes (exact_gap), r and w of them, added to
+   the slice with the latencies of the window's slice t. */
+static void gap_add(struct slicer *z, const struct sim_stream *st,
+		    const struct smp_slice *t, uint64_t r, uint64_t w)
+{
+	z->sl.ios += r;
+	z->sl.bytes += r * st->bs;
+	spread(z->lat, t->lat, r, 1.0);
+	z->sl.wios += w;
+	z->sl.wbytes += w * st->bs;
+	if (t->wlat)
+		spread(z->wlat, t->wlat, w, 1.0);
+	z->smp->repeated += r;
+	z->smp->repeated_w += w;
+}
+
 /* A sampled stream's slice: kept as its window's, or its reads replaced
    by the window's (sampled.h); none past the deadline, where no
-   repeated read is in flight. */
+   repeated read is in flight.  A warped mix's gap slices are counted by
+   exact_gap, its writes through the write path: none is replaced here
+   (a gap slice that a late completion passed in one jump, nothing
+   completing in it, stays as it was, as in a stall). */
 static void slice_sample(struct slicer *z, uint64_t t_end_ns)
 {
-	struct smp_slice now = { z->sl.bytes, z->sl.ios, z->lat };
+	struct smp_slice now = { z->sl.bytes, z->sl.ios, z->lat, z->sl.wbytes, z->sl.wios, z->wlat };
 	uint64_t a = z->sl.t_start_ns, d = z->deadline_ns;
 	bool whole = t_end_ns == slice_end_ns(z) && a + z->slice_ns == t_end_ns;
 	const struct smp_slice *t = smp_slice_ends(z->smp, &now, whole, z->side_lat);
-	if (!t)
+	if (!t || z->smp->warp)
 		return;
 	uint64_t b = t_end_ns < d ? t_end_ns : d;
 	a = a < d ? a : d;
@@ -141,8 +162,8 @@ static int check_stream(const struct sim *s, const struct sim_stream *st,
 	if (st->read_pct > 99 || (st->read_pct && !st->random && !st->exact))
 		return sb_errf(e, "sim: a mixed bulk stream is random with 1-99 %% reads, not %u %%%s",
 			       st->read_pct, st->random ? "" : " sequential");
-	if (st->sampled && !st->nside)
-		return sb_errf(e, "sim: only reads beside side streams are sampled");
+	if (st->sampled && !st->nside && !(st->exact && st->read_pct && !st->random))
+		return sb_errf(e, "sim: only reads beside side streams and sequential mixes are sampled");
 	if (st->nside > SIM_MAX_SIDE || (st->nside && (st->write || st->read_pct)))
 		return sb_errf(e, "sim: side streams (at most %d) go beside a read stream",
 			       SIM_MAX_SIDE);
@@ -610,11 +631,102 @@ static uint64_t cal_drain(struct sim *s, const struct sim_stream *st, struct sli
 }
 
 
+/* The write buffer has no room for another of the stream's writes. */
+static bool wb_full(const struct sim *s, const struct sim_stream *st)
+{
+	return s->wb_bytes + st->bs > s->wb_cap_bytes;
+}
+
+/*
+ * A warped mix's gap (sampled.h), slice by slice.  No read is simulated.
+ * The slice has as many reads as the window's it repeats (smp_peek: the
+ * reads are what the drive bounds, its read link or its NAND), the I/Os
+ * drawn a read or a write as the closed loop draws them until they are
+ * there (so the writes are as many as the draws give, not the window's
+ * few), in the cursor's order, each at its share of the slice.  (A budget
+ * by Little's law instead, each I/O taking its kind's mean latency in the
+ * window, let the reads of a read-link-bound P4800X vary from slice to
+ * slice: their spread x11 at QD 4, and the SN8100's IOPS -3.5 % at QD 256.)
+ * The writes go through the write
+ * path there (the drive kept busy throughout, as the reads keep it), and
+ * the slice counts them, with the latencies of the window's slice.  Then
+ * the clock, the I/Os in flight and every discrete resource move on by as
+ * much (sim_warp): the stream goes on from the state the window ended in.
+ *
+ * Only while the write buffer has room: a write that waits for room holds
+ * its slot of the queue, and the closed loop is then bound by the buffer,
+ * I/O by I/O (gaps there came out 5-8 % slow on an SN8100), so a window
+ * that saw the buffer full is followed by no gap, and a gap ends, mid-
+ * slice, at the write that fills it, or that puts the write path in a
+ * regime its window did not see (burst to GC...): the slice holds what
+ * the gap gave so far, the rest of it is simulated, a window begins with
+ * the next.  The stream's last slice is simulated.
+ */
+static int exact_gap(struct sim *s, const struct sim_stream *st, struct slicer *z,
+		     struct cal *k, struct sb_err *e)
+{
+	while (smp_gap(z) && !z->stop) {
+		uint64_t b = slice_end_ns(z), S = z->slice_ns;
+		if (b + S > z->deadline_ns) {
+			smp_cut(z->smp);	/* the rest simulated */
+			return 0;
+		}
+		if (!smp_unseen(z->smp, SMP_WB_FULL) || wb_full(s, st)) {
+			smp_end_gap(z->smp);	/* bound by the buffer: simulated */
+			return 0;
+		}
+		const struct smp_slice *t = smp_peek(z->smp);
+		uint64_t n = t->ios + t->wios, t0 = s->now, r = 0, w = 0, cut = 0;
+		for (uint64_t i = 0; r < t->ios && !cut; i++) {
+			bool wr = rng_below(&k->r, 100) >= st->read_pct;	/* as cal_next */
+			uint64_t off = next_off(st, &k->r, &k->pos);
+			if (!wr) {
+				r++;
+				continue;
+			}
+			uint64_t tw = t0 + S * (i < n ? i : n - 1) / n;
+			double tws = ns_to_s(tw);
+			if (tws > s->wp.last_busy)
+				s->wp.last_busy = tws;
+			if (tws > s->wp.t)
+				wp_idle_to(s, tws);	/* as sim_submit */
+			timing_wpath(s, tw, off, st->bs);
+			if (s->oom || s->stuck)
+				return sb_errf(e, "sim %s: a sampled mix's write in a gap (%s)",
+					       s->p.name, s->oom ? "no memory" : "the write path cannot move");
+			w++;
+			if (smp_unseen(z->smp, s->wp.last) || wb_full(s, st))
+				cut = tw + 1 - t0;
+		}
+		z->sl.next_off = k->pos;
+		double last = ns_to_s(sim_warp(s, cut ? cut : S));
+		if (last > s->wp.last_busy)
+			s->wp.last_busy = last;
+		if (cut) {
+			/* what the gap gave so far, the rest simulated */
+			gap_add(z, st, t, r, w);
+			smp_cut(z->smp);
+			return 0;
+		}
+		/* the slice is the gap's (what was counted in it before the
+		   gap began is replaced, as a repeated slice replaces it) */
+		z->sl.ios = z->sl.bytes = z->sl.wios = z->sl.wbytes = 0;
+		hist_reset(z->lat);
+		hist_reset(z->wlat);
+		gap_add(z, st, t, r, w);
+		if (slice_emit(z, b, e))
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * Every I/O of the stream through the discrete engine, in a closed loop
  * at its depth (a low-depth tail measurement: each latency is a real
  * I/O's).  Submissions stop at the deadline; the I/Os then in flight
- * complete and count, in the slices they complete in.
+ * complete and count, in the slices they complete in.  A sampled one (a
+ * sequential mix of a sweep) is simulated in windows, the gaps between
+ * warped (exact_gap).
  */
 static int fluid_exact(struct sim *s, const struct sim_stream *st,
 		       uint64_t max_bytes, double deadline, struct slicer *z,
@@ -628,6 +740,11 @@ static int fluid_exact(struct sim *s, const struct sim_stream *st,
 	uint64_t ios_left = max_bytes ? (max_bytes + st->bs - 1) / st->bs : UINT64_MAX;
 	uint64_t done = 0;
 	while (!z->stop && done < ios_left) {
+		if (smp_gap(z)) {
+			if (exact_gap(s, st, z, &k, e))
+				return -1;
+			continue;
+		}
 		struct sim_cpl c;
 		int got = cal_next(s, st, z, &k, ios_left - done, &c, e);
 		if (got < 0)
@@ -636,6 +753,11 @@ static int fluid_exact(struct sim *s, const struct sim_stream *st,
 			break;
 		done++;
 		z->sl.next_off = k.pos;
+		if (z->smp) {
+			smp_regime(z->smp, s->wp.last);
+			if (wb_full(s, st))
+				smp_regime(z->smp, SMP_WB_FULL);
+		}
 		if (ns_to_s(c.t_done_ns) >= deadline)
 			break;
 	}
@@ -1110,9 +1232,12 @@ int sim_run_fluid(struct sim *s, const struct sim_stream *st,
 	   and each read's time depends on the other's I/O by I/O (a Micron
 	   sampled at 4 and 16 readers: p99 -13 to +7 %, IOPS +2.5 %). */
 	struct smp_window smp;
-	if (st->sampled && !max_bytes && !s->p.link_shared &&
-	    st->qd + st->nside <= (uint32_t)s->p.qd_cap) {
-		if (smp_init(&smp, st->nside, st->seed ^ 0x67617073ull)) {
+	bool sides_ok = !s->p.link_shared && st->qd + st->nside <= (uint32_t)s->p.qd_cap;
+	/* A sequential mix (exact) is sampled by warping its gaps
+	   (exact_gap), which keeps every resource's state: no such limit. */
+	bool mix_ok = !st->nside && st->exact && st->read_pct && !st->random;
+	if (st->sampled && !max_bytes && (st->nside ? sides_ok : mix_ok)) {
+		if (smp_init(&smp, st->nside, !st->nside, st->seed ^ 0x67617073ull)) {
 			slicer_free(&z);
 			return sb_errno(e, ENOMEM, "sim: a sampled stream's window");
 		}
@@ -1127,6 +1252,7 @@ int sim_run_fluid(struct sim *s, const struct sim_stream *st,
 			     fluid_read(s, st, max_bytes, deadline, &z, e);
 	if (z.smp) {
 		s->repeated_reads += smp.repeated;
+		s->repeated_writes += smp.repeated_w;
 		smp_free(z.smp);
 	}
 	slicer_free(&z);

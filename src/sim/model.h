@@ -171,6 +171,8 @@ struct sim {
 	   buffer room, summed: a mixed bulk stream's calibration reads it. */
 	uint64_t wr_land_ns, wr_land_n;
 	uint64_t repeated_reads;	/* sampled streams' reads repeated, not simulated */
+	uint64_t repeated_writes;	/* sampled mixes' writes repeated: through the
+					   write path, not the discrete engine */
 
 	uint64_t *heap_t;	/* completion heap: times (the keys) ... */
 	struct heap_ent *heap;	/* ... and what each is */
@@ -222,6 +224,13 @@ struct sim {
 	bool oom;		/* an allocation failed inside a submit */
 	bool stuck;		/* the write path could not move */
 };
+
+/* sim.c: the clock, the I/Os in flight (their submission and completion
+   times) and every discrete resource (timing_shift) dt later, as if the
+   time between had not been: a sampled mix's gap (sampled.h).  The write
+   path is not moved (the caller writes the gap's writes through it).
+   Returns the latest completion now due. */
+uint64_t sim_warp(struct sim *s, uint64_t dt);
 
 /* waf.c */
 double waf_inst(const struct sim *s);
@@ -294,6 +303,13 @@ int timing_init(struct sim *s, struct sb_err *e);
 uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len);
 uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len);
 uint64_t timing_other(struct sim *s, uint64_t t);
+/* A write's part after its transfer landed at `landed`: the write path,
+   the chunk tags, the write buffer; the time it is admitted to the
+   buffer.  timing_write's own, and a sampled mix's writes in a gap. */
+uint64_t timing_wpath(struct sim *s, uint64_t landed, uint64_t off, uint64_t len);
+/* Every discrete resource's free time (cores, units, channels, links,
+   interface slots) dt later: a sampled mix's time warp (sim_warp). */
+void timing_shift(struct sim *s, uint64_t dt);
 uint64_t timing_slot(struct sim *s, uint64_t t);	/* interface depth */
 void timing_slot_done(struct sim *s, uint64_t t_done);
 

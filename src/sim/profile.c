@@ -113,6 +113,8 @@ static const struct key_desc keys[] = {
 	D(journal_gib, 0, 1e6, NEED_NONE, false, 0, "host bytes between journal flushes, GiB (0 = none)"),
 	D(journal_stall_ms, 0, 1e6, NEED_NONE, false, 0, "journal flush stall, ms"),
 	D(t_idle_enter_ms, 0, 1e6, NEED_NONE, false, 50, "quiet time before background idle work, ms"),
+	{ "sampled_mix", K_BOOL, offsetof(struct sim_profile, sampled_mix), 0, 1, NEED_NONE, false, 0,
+	  "sample a sweep's sequential read/write mixes (windows, the gaps warped): yes/no", NULL },
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 

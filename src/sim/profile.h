@@ -92,6 +92,11 @@ struct sim_profile {
 	double sigma_seq, sigma_gc, tau_s;
 	double journal_gib, journal_stall_ms;
 	double t_idle_enter_ms;
+
+	/* how the model runs it (not the drive): a sweep's sequential
+	   mixes sampled, their gaps warped (sim/sampled.h), on the drives
+	   where bench/seqmix_agree.py holds them to their acceptance */
+	bool sampled_mix;
 };
 
 /* Parse INI text.  `origin` names it in messages ("sn8100-2tb", a path). */

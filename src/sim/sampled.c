@@ -9,16 +9,20 @@
 
 #include "common/rng.h"
 
-int smp_init(struct smp_window *m, uint32_t nside, uint64_t seed)
+int smp_init(struct smp_window *m, uint32_t nside, bool warp, uint64_t seed)
 {
 	memset(m, 0, sizeof *m);
 	m->gaps = seed;
+	m->warp = warp;
 	m->ph = SMP_REAL;
 	m->left = SMP_FIRST - SMP_KEEP;
 	m->nside = nside < SMP_MAX_SIDE ? nside : SMP_MAX_SIDE;
 	bool oom = false;
-	for (uint32_t i = 0; i < SMP_KEEP; i++)
+	for (uint32_t i = 0; i < SMP_KEEP; i++) {
 		oom |= !(m->t[i].lat = hist_new());
+		if (warp)
+			oom |= !(m->t[i].wlat = hist_new());
+	}
 	for (uint32_t i = 0; i < m->nside; i++)
 		oom |= !(m->side[i] = hist_new());
 	if (oom) {
@@ -30,8 +34,10 @@ int smp_init(struct smp_window *m, uint32_t nside, uint64_t seed)
 
 void smp_free(struct smp_window *m)
 {
-	for (uint32_t i = 0; i < SMP_KEEP; i++)
+	for (uint32_t i = 0; i < SMP_KEEP; i++) {
 		hist_free(m->t[i].lat);
+		hist_free(m->t[i].wlat);
+	}
 	for (uint32_t i = 0; i < m->nside; i++) {
 		hist_free(m->side[i]);
 		free(m->tab[i].cum);
@@ -83,27 +89,56 @@ int smp_slice_begins(struct smp_window *m)
 	switch (m->ph) {
 	case SMP_REAL:
 	case SMP_LEAD:		/* a window begins */
-		m->ph = SMP_KEPT;
-		m->left = SMP_KEEP;
-		m->next_kept = 0;
-		for (uint32_t i = 0; i < m->nside; i++)
-			hist_reset(m->side[i]);
+		smp_end_gap(m);
 		return 0;
 	case SMP_KEPT:		/* a gap, repeating it */
 		m->ph = SMP_GAP_;
-		m->left = SMP_GAP / 2 + (uint32_t)(splitmix64(&m->gaps) % (SMP_GAP + 1));
+		uint32_t g = m->warp ? SMP_WARP_GAP : SMP_GAP;
+		m->left = g / 2 + (uint32_t)(splitmix64(&m->gaps) % (g + 1));
 		m->win_seen = m->seen;
 		m->next_repeat = 0;
 		for (uint32_t i = 0; i < m->nside; i++)
 			if (build_table(&m->tab[i], m->side[i]))
 				return -1;
 		return 0;
-	case SMP_GAP_:		/* the lead */
+	case SMP_GAP_:		/* the lead; a warped gap needs none */
+		if (m->warp) {
+			smp_end_gap(m);
+			return 0;
+		}
 		m->ph = SMP_LEAD;
 		m->left = 1;
 		return 0;
 	}
 	return 0;
+}
+
+void smp_end_gap(struct smp_window *m)
+{
+	if (m->warp)
+		m->seen = 0;	/* a warped gap follows its own window's regimes */
+	m->ph = SMP_KEPT;
+	m->left = SMP_KEEP;
+	m->next_kept = 0;
+	for (uint32_t i = 0; i < m->nside; i++)
+		hist_reset(m->side[i]);
+}
+
+void smp_cut(struct smp_window *m)
+{
+	m->ph = SMP_REAL;
+	m->left = 1;
+}
+
+bool smp_unseen(const struct smp_window *m, unsigned r)
+{
+	uint32_t bit = r < 32 ? 1u << r : 0;
+	return m->ph == SMP_GAP_ && !(m->win_seen & bit);
+}
+
+const struct smp_slice *smp_peek(const struct smp_window *m)
+{
+	return &m->t[m->next_repeat % SMP_KEEP];
 }
 
 void smp_regime(struct smp_window *m, unsigned r)
@@ -151,6 +186,12 @@ const struct smp_slice *smp_slice_ends(struct smp_window *m, const struct smp_sl
 		t->ios = now->ios;
 		hist_reset(t->lat);
 		hist_merge(t->lat, now->lat);
+		if (t->wlat) {
+			t->wbytes = now->wbytes;
+			t->wios = now->wios;
+			hist_reset(t->wlat);
+			hist_merge(t->wlat, now->wlat);
+		}
 		if (m->kept < m->next_kept)
 			m->kept = m->next_kept;
 		return NULL;

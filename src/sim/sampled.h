@@ -32,6 +32,19 @@
  * a rare, long event for the reads beside it) every read is simulated
  * and counted as itself, in no window; after it, one real slice, then a
  * window.
+ *
+ * A warped mix (a sweep's sequential read/write mix, exact, no side
+ * streams: fluid.c exact_gap) uses the same windows without the lead:
+ * across a gap the discrete engine's state is not left to drain but moved
+ * on in time (sim_warp: the clock, the I/Os in flight, cores, units,
+ * channels, links, slots), so the window after it starts from exactly the
+ * state the last one ended in, and the gap's writes go through the write
+ * path along the cursor (every byte written reaches it, and the cursor
+ * stands where the I/Os put it).  Its gaps are longer (SMP_WARP_GAP), its
+ * slices keep the writes too, its windows see the regimes afresh (a gap
+ * ends at a regime its own window did not see, mid-slice), and a window
+ * that saw the write buffer full (SMP_WB_FULL: the loop bound by the
+ * buffer, write by write) is followed by no gap.
  */
 #ifndef SSDBENCH_SIM_SAMPLED_H
 #define SSDBENCH_SIM_SAMPLED_H
@@ -44,7 +57,13 @@
 #define SMP_FIRST 8u
 #define SMP_KEEP 3u
 #define SMP_GAP 12u		/* on average: SMP_GAP +- SMP_GAP / 2 */
+#ifndef SMP_WARP_GAP
+#define SMP_WARP_GAP 36u	/* a warped mix's (no lead, no transient) */
+#endif
 #define SMP_MAX_SIDE 4u		/* SIM_MAX_SIDE */
+/* A regime of a warped mix's own, beside the write path's (enum regime):
+   the write buffer full, the writes waiting for room. */
+#define SMP_WB_FULL 31u
 
 enum smp_phase {
 	SMP_REAL,	/* real, not kept: the first slices, a flush's */
@@ -66,10 +85,12 @@ struct smp_table {
 	uint32_t n, cap;
 };
 
-/* One kept slice of the stream's reads. */
+/* One kept slice of the stream's reads (and a mix's writes). */
 struct smp_slice {
 	uint64_t bytes, ios;
 	struct lat_hist *lat;
+	uint64_t wbytes, wios;
+	struct lat_hist *wlat;	/* NULL: no writes (a stream with side streams) */
 };
 
 struct smp_window {
@@ -80,6 +101,8 @@ struct smp_window {
 	struct smp_slice t[SMP_KEEP];	/* the last window's slices */
 	uint32_t kept, next_kept, next_repeat;
 	uint64_t repeated;		/* reads the repeated slices gave */
+	uint64_t repeated_w;		/* and a mix's writes */
+	bool warp;			/* a warped mix (above): no lead */
 	uint64_t gaps;			/* the gaps' lengths: a splitmix64 state */
 	bool flushing;			/* a side stream's fsync in flight */
 	struct lat_hist *side[SMP_MAX_SIDE];	/* side I/Os in the window */
@@ -88,8 +111,9 @@ struct smp_window {
 	struct smp_held held[SMP_MAX_SIDE];	/* by side stream */
 };
 
-/* seed: the gaps' lengths.  -1 on ENOMEM (nothing held). */
-int smp_init(struct smp_window *m, uint32_t nside, uint64_t seed);
+/* seed: the gaps' lengths; warp: a sequential mix's (above), whose
+   slices keep writes too.  -1 on ENOMEM (nothing held). */
+int smp_init(struct smp_window *m, uint32_t nside, bool warp, uint64_t seed);
 void smp_free(struct smp_window *m);
 
 /* A slice begins (the one before was emitted).  -1 on ENOMEM. */
@@ -105,6 +129,18 @@ void smp_flush(struct smp_window *m, bool on);
 /* Whether the reads are not simulated now: a gap with a whole window to
    repeat. */
 bool smp_in_gap(const struct smp_window *m);
+
+/* A warped mix's gap: the window's slice the slice now in the gap will
+   repeat (the one smp_slice_ends returns for it). */
+const struct smp_slice *smp_peek(const struct smp_window *m);
+/* Whether no window saw regime r (enum regime): a gap must end. */
+bool smp_unseen(const struct smp_window *m, unsigned r);
+/* A window begins with the slice now beginning. */
+void smp_end_gap(struct smp_window *m);
+/* A warped mix's gap ends inside the slice now running: the rest of it
+   is simulated (the slice stays as counted), a window begins with the
+   next. */
+void smp_cut(struct smp_window *m);
 
 /*
  * The slice now ending, with the stream's reads counted in *now and the

@@ -329,6 +329,20 @@ int sim_reap(struct sim *s, struct sim_cpl *out, int min, int max,
 	return n;
 }
 
+uint64_t sim_warp(struct sim *s, uint64_t dt)
+{
+	uint64_t last = s->now + dt;
+	for (uint32_t i = 0; i < s->nheap; i++) {
+		s->heap_t[i] += dt;	/* the order stays: every key moves alike */
+		s->heap[i].t_submit += dt;
+		if (s->heap_t[i] > last)
+			last = s->heap_t[i];
+	}
+	timing_shift(s, dt);
+	s->now += dt;
+	return last;
+}
+
 void sim_idle(struct sim *s, uint64_t dt_ns)
 {
 	s->now += dt_ns;
@@ -377,6 +391,7 @@ void sim_state(const struct sim *s, struct sim_state *st)
 	st->map_wb_bytes = w->map_wb_bytes;
 	st->map_cached_span = s->map ? (double)s->map_slots * (double)s->map_lba : s->U;
 	st->repeated_reads = (double)s->repeated_reads;
+	st->repeated_writes = (double)s->repeated_writes;
 }
 
 int sim_check_invariants(const struct sim *s, struct sb_err *e)

@@ -176,6 +176,9 @@ struct sim_state {
 					   (the capacity when the map is held whole) */
 	double repeated_reads;		/* sampled streams' reads that repeat a
 					   window's, not simulated (sampled.h) */
+	double repeated_writes;		/* a sampled mix's writes that repeat a
+					   window's: through the write path in
+					   bulk, not the discrete engine */
 };
 void sim_state(const struct sim *s, struct sim_state *st);
 

@@ -5,7 +5,10 @@
  * other key overrides the profile's value (in full-scale units), so
  * "sim:sn8100-2tb,scale=0.01,w_dir_gbs=3.5" is a slower SN8100 at 1 %.
  * `fluid=0` makes every I/O go through the discrete engine (slow at full
- * scale; for checking the bulk path against it).
+ * scale; for checking the bulk path against it); `sampled=0` keeps the
+ * bulk paths but simulates every I/O of the streams that would be sampled
+ * (sim/sampled.h), for checking those against it (`sampled_mix`, the
+ * profile key that samples a sweep's sequential mixes, is set as any key).
  */
 #include <errno.h>
 #include <math.h>
@@ -49,6 +52,13 @@ static int apply_option(struct sim_spec *sp, char *kv, const char *origin,
 		sp->fluid = *v == '1';
 		return 0;
 	}
+	if (!strcmp(k, "sampled")) {
+		if (strcmp(v, "0") && strcmp(v, "1"))
+			return sb_errf(e, "%s: sampled '%s' must be 0 (every I/O of a sampled stream simulated) or 1",
+				       origin, v);
+		sp->sampled = *v == '1';
+		return 0;
+	}
 	return profile_set(&sp->profile, k, v, origin, e);
 }
 
@@ -73,6 +83,7 @@ int sim_spec_parse(const char *spec, const char *options, struct sim_spec *sp,
 	sp->seed = 1;
 	sp->scale = 1.0;
 	sp->fluid = true;
+	sp->sampled = true;
 	if (!strncmp(spec, "sim:", 4))
 		spec += 4;
 	const char *comma = strchr(spec, ',');

@@ -16,6 +16,9 @@ struct sim_spec {
 	uint64_t seed;			/* default 1 */
 	double scale;			/* default 1 */
 	bool fluid;			/* bulk streams allowed (default yes) */
+	bool sampled;			/* sampled streams allowed (default yes):
+					   sampled=0 simulates every I/O of
+					   them, for checking them */
 };
 
 int sim_spec_parse(const char *spec, const char *options, struct sim_spec *sp,

@@ -324,7 +324,11 @@ uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 	uint64_t landed = reserve(&s->link_free[li], fw, s->wr_link_ns);
 	s->wr_land_ns += landed - t;
 	s->wr_land_n++;
+	return max_u64(landed, timing_wpath(s, landed, off, len));
+}
 
+uint64_t timing_wpath(struct sim *s, uint64_t landed, uint64_t off, uint64_t len)
+{
 	/* Drain through the write path, one chunk at a time so each piece
 	   knows what it overwrites. */
 	double t0 = ns_to_s(landed);
@@ -351,7 +355,21 @@ uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 	uint64_t adm = wbuf_admit(s, landed, (uint32_t)len);
 	if (wbuf_push(s, drain_end, (uint32_t)len))
 		s->oom = true;
-	return max_u64(landed, adm);
+	return adm;
+}
+
+void timing_shift(struct sim *s, uint64_t dt)
+{
+	for (int i = 0; i < s->p.cores; i++)
+		s->core_free[i] += dt;
+	for (int i = 0; i < s->p.units; i++)
+		s->unit_free[i] += dt;
+	for (int i = 0; i < s->p.channels; i++)
+		s->ch_free[i] += dt;
+	s->link_free[0] += dt;
+	s->link_free[1] += dt;
+	for (uint32_t i = 0; i < s->nslots; i++)
+		s->slot_free[i] += dt;
 }
 
 uint64_t timing_other(struct sim *s, uint64_t t)
