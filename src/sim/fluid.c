@@ -710,7 +710,7 @@ static int exact_gap(struct sim *s, const struct sim_stream *st, struct slicer *
 		}
 		/* the slice is the gap's (what was counted in it before the
 		   gap began is replaced, as a repeated slice replaces it) */
-		z->sl.ios = z->sl.bytes = z->sl.wios = z->sl.wbytes = 0;
+		z->sl.ios = z->sl.bytes = z->sl.wios = z->sl.wbytes = z->sl.sim_ios = 0;
 		hist_reset(z->lat);
 		hist_reset(z->wlat);
 		gap_add(z, st, t, r, w);
