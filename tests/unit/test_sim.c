@@ -683,15 +683,15 @@ TEST(mixed_fluid_agrees_with_discrete)
 		struct mix_result d = discrete_mix(b, 70, 32, 20.0);
 		sim_state(a, &sa);
 		sim_state(b, &sb);
-		/* Known gap: on the SN8100 (GC with bursts) the bulk path
-		   writes 8-9 % less than the I/O path at 70:30 QD32 with the
-		   same WA (19.9 against 19.7); until found, that drive is held
-		   to the acceptance tolerance, the others to 3 %. */
-		double tol = k == 0 ? 0.10 : 0.03;
+		/* On the SN8100 (GC with bursts) the bulk path wrote 8-9 %
+		   less until its writes went through the write buffer as I/O
+		   by I/O (fluid.c struct wbuf); its reads' mean stays 3-4 %
+		   under I/O by I/O's (the calibration's shape). */
+		double tol = 0.03;
 		CHECK_REL(f.r / f.secs, d.r_iops, tol);
 		CHECK_REL(f.w / f.secs, d.w_iops, tol);
-		CHECK_REL(f.rlat / f.r, d.r_lat, tol);
-		CHECK_REL(f.wlat / f.w, d.w_lat, k == 0 ? 0.15 : 0.03);
+		CHECK_REL(f.rlat / f.r, d.r_lat, k == 0 ? 0.05 : tol);
+		CHECK_REL(f.wlat / f.w, d.w_lat, tol);
 		CHECK_REL(sa.host_bytes - sa0.host_bytes, sb.host_bytes - sb0.host_bytes, tol);
 		invariants(a, names[k]);
 		sim_close(a);
