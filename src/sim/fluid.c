@@ -283,6 +283,91 @@ static void span_mix_retag(struct sim *s, const struct sim_stream *st,
 	}
 }
 
+
+/*
+ * A bulk random stream's write buffer (wbuf_mib).  I/O by I/O a write
+ * completes when the buffer takes it, and the write path drains the
+ * buffer at its own pace: as long as the buffer holds data, the drain
+ * runs at what the drive can do (a fast 10 ms tick of GC takes more,
+ * a slow one leaves the host writing into the room), and the host
+ * writes at its queue's pace while there is room.  The bulk stream
+ * follows the buffer's level: with data in it the write path is asked
+ * for that data at no cap, else for the host's bytes at the host's cap;
+ * the host's writes in a step are what the room lets in.
+ */
+struct wbuf {
+	double B;		/* bytes the host wrote that the path has not */
+	double cap;		/* the buffer's size */
+	double low;		/* below this the host's cap paces the drain */
+	/* what discrete writes before the stream left in the buffer: the
+	   write path has taken it already (it stands at old_end), and
+	   drains it at old_h bytes/s until then, freeing its room */
+	double old_h, old_end;
+};
+
+/* The bytes discrete writes left in the buffer, not drained by t_ns. */
+static double wbuf_held(const struct sim *s, uint64_t t_ns)
+{
+	double b = 0;
+	for (uint32_t i = 0; i < s->wb_len; i++) {
+		const struct wbuf_ent *x = &s->wb[(s->wb_head + i) & (s->wb_cap - 1)];
+		if (x->drain_end > t_ns)
+			b += x->bytes;
+	}
+	return b;
+}
+
+/* The room the older bytes still hold at t. */
+static double wbuf_old(const struct wbuf *b, double t)
+{
+	return t >= b->old_end ? 0 : fmin(b->cap, b->old_h * (b->old_end - t));
+}
+
+static void wbuf_start(struct sim *s, const struct sim_stream *st, struct wbuf *b,
+		       double host_cap, double drain_rate)
+{
+	struct wpath *w = &s->wp;
+	b->cap = s->p.wbuf_mib * 1048576.0;
+	/* a level the drain empties in a few µs at the host's pace */
+	b->low = fmin(b->cap, fmax(2 * (double)st->bs, host_cap * 1e-5));
+	b->B = 0;
+	b->old_end = w->t;
+	b->old_h = drain_rate;
+	if (w->pend > 0 && w->pend_ow.span_off == st->span_off &&
+	    w->pend_ow.span_len == st->span_len) {
+		b->B = fmin(w->pend, b->cap);
+		w->pend -= b->B;
+	}
+}
+
+/*
+ * One step of at most max_dt: *in gets the host bytes the buffer took
+ * (at most `want`), the return is what the write path drained.
+ */
+static double wbuf_write(struct sim *s, struct wbuf *b, double want, double host_cap,
+			 double max_dt, const struct overwrite *ow, double *share,
+			 double *in)
+{
+	struct wpath *w = &s->wp;
+	double t0 = w->t;
+	double got = b->B >= b->low ? wp_write(s, b->B, INFINITY, max_dt, ow, share)
+				    : wp_write(s, fmax(want, 0), host_cap, max_dt, ow, share);
+	double dt = w->t - t0;
+	*in = fmax(0, fmin(fmin(host_cap * dt, b->cap - b->B + got), want));
+	b->B = fmax(0, b->B + *in - got);
+	return got;
+}
+
+/* The stream is over: what the buffer holds drains after it (wp_idle_to). */
+static void wbuf_end(struct sim *s, const struct wbuf *b, const struct overwrite *ow)
+{
+	struct wpath *w = &s->wp;
+	if (b->B <= 0)
+		return;
+	w->pend += b->B;
+	w->pend_ow = *ow;
+}
+
 static int fluid_write(struct sim *s, const struct sim_stream *st,
 		       uint64_t max_bytes, double deadline, struct slicer *z,
 		       struct sb_err *e)
@@ -302,9 +387,39 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 	double t_fw = p->t_fw_wr_us * 1e-6;
 	struct wlat wl = { 0 };
 	struct span_mix mix = { 0 };
+	struct wbuf buf = { 0 };
+	struct overwrite ow_last = { 0 };
 
-	if (st->random)
+	if (st->random) {
 		span_mix_init(s, st, &mix);
+		wbuf_start(s, st, &buf, host_cap, 0);
+	}
+	/* After discrete writes the write path stands ahead, draining what
+	   they left in the buffer: the host writes into the room it frees
+	   (I/O by I/O it would), then the stream goes on from there. */
+	double tau = ns_to_s(s->now);
+	if (st->random && w->t > tau && buf.cap > 0) {
+		buf.old_h = fmin(wbuf_held(s, s->now), buf.cap) / (w->t - tau);
+		while (!z->stop && ios_left > 0 && tau < w->t - 1e-12 && tau < deadline - 1e-12) {
+			double t1 = fmin(fmin(z->end, deadline), w->t);
+			double in = fmin(host_cap * (t1 - tau),
+					 buf.cap - buf.B - wbuf_old(&buf, t1));
+			in = fmax(0, fmin(in, ios_left * bs - ios_carry * bs));
+			buf.B += in;
+			ios_carry += in / bs;
+			uint64_t n = (uint64_t)ios_carry;
+			ios_carry -= (double)n;
+			ios_left -= (double)n;
+			z->sl.ios += n;
+			z->sl.bytes += n * st->bs;
+			double lat = in > 0 ? fmax(qd * bs * (t1 - tau) / in, l_w0) : l_w0;
+			wlat_add(s, &wl, z->lat, n, lat, l_w0, t_fw, bs, qd);
+			written += in;
+			tau = t1;
+			if (tau >= z->end - 1e-12 && slice_emit(z, slice_end_ns(z), e))
+				return -1;
+		}
+	}
 	while (!z->stop) {
 		double t_lim = fmin(z->end, deadline);
 		if (ios_left <= 0 || w->t >= deadline - 1e-12)
@@ -339,20 +454,26 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 		double t_before = w->t, share = 0;
 		double S_before = w->S_st + w->S_dyn;
 		uint64_t flushes = w->journal_flushes;
-		double got = wp_write(s, want, host_cap, t_lim - w->t, &ow, &share);
+		double in = 0, got;
+		if (st->random) {
+			got = wbuf_write(s, &buf, want, host_cap, t_lim - w->t, &ow, &share, &in);
+			ow_last = ow;
+		} else {
+			got = in = wp_write(s, want, host_cap, t_lim - w->t, &ow, &share);
+		}
 		double dt = w->t - t_before;
 		/* A journal flush stalls the write in flight, not the rate of
 		   every write of the step. */
 		double jstall = (double)(w->journal_flushes - flushes) * s->journal_stall_s;
 		jstall = fmin(jstall, dt * (1 - 1e-9));
-		if (got <= 0 && dt <= 0)
+		if (got <= 0 && in <= 0 && dt <= 0)
 			return sb_errf(e, "sim: the write path cannot move (profile %s, t %.9f, limit %.9f, want %g)", p->name, w->t, t_lim, want);
 
-		if (got > 0) {
-			double rate = got / (dt - jstall);
+		if (in > 0) {
+			double rate = in / (dt - jstall);
 			double lat = fmax(qd * bs / rate, l_w0);
 			stall += jstall;
-			ios_carry += got / bs;
+			ios_carry += in / bs;
 			uint64_t n = (uint64_t)ios_carry;
 			ios_carry -= (double)n;
 			ios_left -= (double)n;
@@ -364,8 +485,8 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 			wlat_add(s, &wl, z->lat, n - hit, lat, l_w0, t_fw, bs, qd);
 			if (hit)
 				stall = 0;
-			written += got;
-			to_slc += share * got;
+			written += in;
+			to_slc += share * in;
 		} else {
 			stall += dt;
 		}
@@ -388,6 +509,7 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 		if (slice_emit(z, end_ns, e))
 			return -1;
 	if (st->random) {
+		wbuf_end(s, &buf, &ow_last);
 		span_mix_retag(s, st, written, to_slc);
 		map_after_random(s, st, written / bs, 1.0);
 	}
@@ -1089,6 +1211,9 @@ static int fluid_mixed(struct sim *s, const struct sim_stream *st,
 	uint64_t done = 0, measured = 0, land_ns = 0, land_n = 0;
 	uint64_t warm_max = warm + map_warmup(s, st);
 	struct cal k = { .r = r, .pos = st->start_off, .qd = qd };
+	/* the write path's pace over the window: what it drains of the
+	   buffer the window's writes leave */
+	double h0 = w->host_bytes, wt0 = w->t;
 
 	/* Calibration: real discrete I/Os, closed loop at depth qd. */
 	while (!z->stop && done < ios_left && done < warm + cal) {
@@ -1114,6 +1239,7 @@ static int fluid_mixed(struct sim *s, const struct sim_stream *st,
 			break;
 	}
 	done += cal_drain(s, st, z, &k);
+	double drain = w->t > wt0 ? (w->host_bytes - h0) / (w->t - wt0) : 0;
 
 	/* The rest: the queue shared between reads and the write path. */
 	double bs = (double)st->bs, f_r = st->read_pct / 100.0, f_w = 1.0 - f_r;
@@ -1130,20 +1256,39 @@ static int fluid_mixed(struct sim *s, const struct sim_stream *st,
 	double t = ns_to_s(s->now), carry_r = 0, carry_w = 0, written = 0, to_slc = 0;
 	struct wlat wl = { 0 };
 	struct span_mix mix = { 0 };
+	struct wbuf buf;
+	struct overwrite ow = { 0 };
 	span_mix_init(s, st, &mix);
+	wbuf_start(s, st, &buf, cap_w, drain);
 	while (measured && !z->stop && done < ios_left && t < deadline - 1e-12) {
 		double t_next = fmin(z->end, deadline);
 		t_next = fmin(t_next, t + (double)(ios_left - done) * bs / cap_w * f_w);
 		if (w->t < t)
 			w->t = t;
 		double got = 0, share = 0;
-		if (t_next > w->t) {
-			struct overwrite ow;
-			mix_overwrite(&mix, st, &ow);
-			double S_before = w->S_st + w->S_dyn;
-			got = wp_write(s, cap_w * (t_next - w->t), cap_w, t_next - w->t, &ow, &share);
-			mix_after(s, &mix, &ow, got, share, S_before);
+		if (w->t > t) {
+			/* the write path still drains what discrete writes
+			   left: the host writes into the room it frees */
+			double t1 = fmin(t_next, w->t);
+			double in = fmin(cap_w * (t1 - t), buf.cap - buf.B - wbuf_old(&buf, t1));
+			in = fmax(0, in);
+			buf.B += in;
+			got += in;
 		}
+		/* the host's writes of the step, through the buffer */
+		while (t_next > w->t + 1e-12) {
+			mix_overwrite(&mix, st, &ow);
+			double S_before = w->S_st + w->S_dyn, in = 0, sh = 0;
+			double t_w = w->t;
+			double d = wbuf_write(s, &buf, cap_w * (t_next - w->t), cap_w,
+					      t_next - w->t, &ow, &sh, &in);
+			mix_after(s, &mix, &ow, d, sh, S_before);
+			got += in;
+			share += sh * in;
+			if (w->t <= t_w)
+				break;
+		}
+		share = got > 0 ? share / got : 0;
 		double dt = t_next - t;
 		double x_w = dt > 0 ? got / bs / dt : 0, x_r = x_w * f_r / f_w;
 		/* Little: what the reads do not hold of the queue, writes do. */
@@ -1167,16 +1312,23 @@ static int fluid_mixed(struct sim *s, const struct sim_stream *st,
 		to_slc += share * got;
 		done += n_r + n_w;
 		t = t_next;
+		uint64_t k0 = z->k;
 		if (clock_to(s, z, t, e)) {
 			rc = -1;
 			goto out;
 		}
-		if (dt <= 0)
+		/* A step of nothing ends the stream, unless it only closed
+		   the slice the calibration ended on: writes admitted at a
+		   drain's end often complete on a 10 ms tick, and so on a
+		   slice's boundary (a QD256 sweep point then stopped 1.4 s
+		   into its 5 minutes). */
+		if (dt <= 0 && z->k == k0)
 			break;
 	}
 	s->now = stop_ns(z, ns_to_s(s->now));
 	if ((z->sl.ios || z->sl.wios || s->now > z->sl.t_start_ns) && slice_emit(z, s->now, e))
 		rc = -1;
+	wbuf_end(s, &buf, &ow);
 	span_mix_retag(s, st, written, to_slc);
 	map_after_random(s, st, written / bs / f_w, f_w);
 	w->t = fmax(w->t, ns_to_s(s->now));
@@ -1204,8 +1356,16 @@ int sim_run_fluid(struct sim *s, const struct sim_stream *st,
 	/* A buffer still draining from discrete writes: a bulk stream starts
 	   behind it (an exact one meets it, as single I/Os would). */
 	if (!st->exact) {
+		/* (a bulk random writer's buffered bytes are taken over by
+		   the next: wbuf_start) */
+		bool writes = st->random && (st->write || st->read_pct);
+		double pend = writes ? s->wp.pend : 0;
+		s->wp.pend -= pend;
 		wp_idle_to(s, ns_to_s(s->now));
-		if (s->wp.t > ns_to_s(s->now))
+		s->wp.pend += pend;
+		/* (a random writer meets it: fluid_write) */
+		bool meets = st->random && st->write && !st->read_pct;
+		if (s->wp.t > ns_to_s(s->now) && !meets)
 			s->now = s_to_ns(s->wp.t);
 	}
 	struct slicer z = { .s = s, .fn = fn, .ctx = ctx, .nside = st->nside };

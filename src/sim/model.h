@@ -57,6 +57,12 @@ struct wpath {
 	double inv_bytes;	/* host data made invalid by overwrites and trims */
 	double map_wb_bytes;	/* map pages written back (map.c) */
 	double fold_carry;	/* folded bytes not yet moved to chunk tags */
+	/* A bulk random stream's host bytes still in the write buffer when
+	   it ended (fluid.c): the next bulk random stream over the same span
+	   takes them over (the buffer stays as full as I/O by I/O), anything
+	   else drains them first (wp_idle_to), as the buffer would. */
+	double pend;
+	struct overwrite pend_ow;	/* what they overwrite */
 };
 
 struct jitter {
@@ -310,6 +316,9 @@ uint64_t timing_wpath(struct sim *s, uint64_t landed, uint64_t off, uint64_t len
 /* Every discrete resource's free time (cores, units, channels, links,
    interface slots) dt later: a sampled mix's time warp (sim_warp). */
 void timing_shift(struct sim *s, uint64_t dt);
+/* Bytes the buffer holds until drain_end (a bulk stream's, drained
+   ahead of the host's clock: wpath.c wp_settle); -1 out of memory. */
+int timing_wbuf_hold(struct sim *s, uint64_t drain_end, uint32_t len);
 uint64_t timing_slot(struct sim *s, uint64_t t);	/* interface depth */
 void timing_slot_done(struct sim *s, uint64_t t_done);
 

@@ -312,6 +312,11 @@ static int wbuf_push(struct sim *s, uint64_t drain_end, uint32_t len)
 	return 0;
 }
 
+int timing_wbuf_hold(struct sim *s, uint64_t drain_end, uint32_t len)
+{
+	return wbuf_push(s, drain_end, len);
+}
+
 uint64_t timing_write(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 {
 	const struct sim_profile *p = &s->p;

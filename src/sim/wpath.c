@@ -187,9 +187,33 @@ static double idle_dt(double left, double amount, double rate)
 	return fmax(dt, fmin(left, MIN_DT));
 }
 
+/* A bulk stream's buffered bytes drain before anything else the drive
+   does: the write path runs ahead of the host's clock, as after
+   discrete writes (a flush waits for drain_end). */
+#define SETTLE_PIECES 16
+
+static void wp_settle(struct sim *s)
+{
+	struct wpath *w = &s->wp;
+	double b = w->pend / SETTLE_PIECES;
+	w->pend = 0;
+	/* in pieces, each held in the buffer until it has drained, so the
+	   writes after it find the room as I/O by I/O */
+	for (int i = 0; i < SETTLE_PIECES; i++) {
+		wp_write(s, b, INFINITY, INFINITY, &w->pend_ow, NULL);
+		if (timing_wbuf_hold(s, s_to_ns(w->t), (uint32_t)b))
+			s->oom = true;
+	}
+	uint64_t end = s_to_ns(w->t);
+	if (end > s->drain_end)
+		s->drain_end = end;
+}
+
 void wp_idle_to(struct sim *s, double t)
 {
 	struct wpath *w = &s->wp;
+	if (w->pend > 0)
+		wp_settle(s);
 	if (t <= w->t)
 		return;
 	double start = w->last_busy + s->t_idle_enter_s;

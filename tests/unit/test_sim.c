@@ -743,15 +743,15 @@ TEST(mixed_fluid_agrees_with_discrete)
 		struct mix_result d = discrete_mix(b, 70, 32, 20.0);
 		sim_state(a, &sa);
 		sim_state(b, &sb);
-		/* Known gap: on the SN8100 (GC with bursts) the bulk path
-		   writes 8-9 % less than the I/O path at 70:30 QD32 with the
-		   same WA (19.9 against 19.7); until found, that drive is held
-		   to the acceptance tolerance, the others to 3 %. */
-		double tol = k == 0 ? 0.10 : 0.03;
+		/* On the SN8100 (GC with bursts) the bulk path wrote 8-9 %
+		   less until its writes went through the write buffer as I/O
+		   by I/O (fluid.c struct wbuf); its reads' mean stays 3-4 %
+		   under I/O by I/O's (the calibration's shape). */
+		double tol = 0.03;
 		CHECK_REL(f.r / f.secs, d.r_iops, tol);
 		CHECK_REL(f.w / f.secs, d.w_iops, tol);
-		CHECK_REL(f.rlat / f.r, d.r_lat, tol);
-		CHECK_REL(f.wlat / f.w, d.w_lat, k == 0 ? 0.15 : 0.03);
+		CHECK_REL(f.rlat / f.r, d.r_lat, k == 0 ? 0.05 : tol);
+		CHECK_REL(f.wlat / f.w, d.w_lat, tol);
 		CHECK_REL(sa.host_bytes - sa0.host_bytes, sb.host_bytes - sb0.host_bytes, tol);
 		invariants(a, names[k]);
 		sim_close(a);
@@ -1173,6 +1173,12 @@ TEST(p1_random_writes_never_take_more_space_than_the_drive_has)
 			stream(s, true, false, 131072, 128, cap / 131072 * 131072, 0, &a);
 			stream(s, true, true, 4096, 32, rnd * 4096, 0, &a);
 		}
+		/* what the write buffer still holds drains (wp_settle) */
+		sim_idle(s, 0);
+		struct sb_err e;
+		if (sim_check_invariants(s, &e))
+			CHECK_FAIL("p1 %s at scale %g: the buffer's drain: %s", path,
+				   cases[k].scale, e.msg);
 		struct sim_state st;
 		sim_state(s, &st);
 		double f_lo = (cases[k].f_lo_gb > 0 ? cases[k].f_lo_gb : 10 * cases[k].scale) * GB;
@@ -1214,6 +1220,9 @@ TEST(idle_fold_never_takes_more_space_than_is_free)
 			stream(s, true, false, 131072, 128, cap / 131072 * 131072, 0, NULL);
 			stream(s, true, true, 4096, 32, rnd * 4096, 0, NULL);
 		}
+		/* the data the host wrote includes what the write buffer
+		   still holds: it drains first (wp_settle) */
+		sim_idle(s, 0);
 		struct sim_state a, b;
 		sim_state(s, &a);
 		/* the case itself: more in the static pool than is free */
