@@ -1,5 +1,6 @@
 #include "common/hist.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -26,9 +27,14 @@ struct lat_hist *hist_new(void)
 {
 	void *m = mmap(NULL, hist_map_len(), PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED)
-		return NULL;
 	struct lat_hist *h = m;
+	if (m == MAP_FAILED) {
+		/* out of mappings (vm.max_map_count: many open-loop jobs at
+		   once), not of memory: the heap, cleared in full */
+		if (!(h = calloc(1, sizeof *h)))
+			return NULL;
+		h->heap = 1;
+	}
 	/* Zero already: only the fields that are not zero when empty. */
 	h->min = UINT64_MAX;
 	h->lo = HIST_NBUCKETS;
@@ -37,7 +43,9 @@ struct lat_hist *hist_new(void)
 
 void hist_free(struct lat_hist *h)
 {
-	if (h)
+	if (h && h->heap)
+		free(h);
+	else if (h)
 		munmap(h, hist_map_len());
 }
 

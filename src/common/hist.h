@@ -30,6 +30,7 @@ struct lat_hist {
 	uint64_t sum;		/* for the mean; 2^64 ns is 584 years of latency */
 	uint64_t min, max;	/* exact; min is UINT64_MAX while empty */
 	uint32_t lo, hi;	/* touched bucket range [lo, hi]; lo > hi when empty */
+	uint32_t heap;		/* allocated by calloc, not its own mapping */
 	uint64_t nz[HIST_NWORDS];	/* bit i set: bucket i may be non-zero
 					   (every non-zero bucket's is set) */
 	uint64_t buckets[HIST_NBUCKETS];
