@@ -57,33 +57,33 @@ static int run1(struct engine *eng, struct workload *w, struct engine_result *re
 	return 0;
 }
 
-/* The state the suite leaves a drive in before its random sweeps. */
-static int prepare(struct engine *eng)
+/* One drive-write at bs and qd, sequential or random, as fast as it goes. */
+static int write_once(struct engine *eng, enum access_pattern pat, uint32_t bs, uint32_t qd,
+		      uint64_t seed)
 {
 	uint64_t size = engine_facts(eng)->size;
 	struct workload w;
 	struct engine_result res;
 	workload_defaults(&w);
+	w.pattern = pat;
 	w.read_pct = 0;
-	w.bs = 131072;
-	w.qd = 256;
-	w.stop_bytes = size / 131072 * 131072;
-	w.seed = 3;
+	w.bs = bs;
+	w.qd = qd;
+	w.stop_bytes = size / bs * bs;
+	w.seed = seed;
 	w.rate = 1ull << 40;
 	if (run1(eng, &w, &res))
 		return -1;
 	engine_result_free(&res);
-	workload_defaults(&w);
-	w.pattern = PATTERN_RAND;
-	w.read_pct = 0;
-	w.bs = 4096;
-	w.qd = 32;
-	w.stop_bytes = size / 4096 * 4096;
-	w.seed = 5;
-	w.rate = 1ull << 40;
-	if (run1(eng, &w, &res))
+	return 0;
+}
+
+/* The state the suite leaves a drive in before its random sweeps. */
+static int prepare(struct engine *eng)
+{
+	if (write_once(eng, PATTERN_SEQ, 131072, 256, 3) ||
+	    write_once(eng, PATTERN_RAND, 4096, 32, 5))
 		return -1;
-	engine_result_free(&res);
 	engine_idle(eng, 60 * S_NS);
 	return 0;
 }
