@@ -6,6 +6,7 @@
  * bit-identical reruns.
  */
 #include "check.h"
+#include "boot_fixture.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -438,23 +439,7 @@ static bool boot_trial_as(const char *spec, uint32_t readers, bool sampled, uint
 	if (ok)
 		engine_result_free(&res);
 	free(s.s);
-	for (int i = 0; i < 3; i++) {
-		workload_defaults(&w[i]);
-		w[i].pattern = PATTERN_RAND;
-		w[i].stop_time_ns = secs * S_NS;
-		w[i].seed = 20 + (uint64_t)i;
-	}
-	w[0].sampled_ok = sampled;
-	w[0].read_pct = 100;
-	w[0].bs = 32768;
-	w[0].jobs = readers;
-	w[1].read_pct = 0;
-	w[1].bs = 131072;
-	w[1].rate = 15u << 20;
-	w[1].fsync_every = 32u << 20;
-	w[2].trim_pct = 100;
-	w[2].bs = 131072;
-	w[2].rate = 5u << 20;
+	boot_trial_workloads(w, readers, sampled, secs);
 	struct sb_err e;
 	struct engine_hooks hk = { .ctx = seen, .on_interval = seen ? seen_interval : NULL };
 	if (ok && engine_run(eng, w, 3, &hk, &res, &e)) {

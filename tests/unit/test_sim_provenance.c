@@ -11,6 +11,7 @@
  * is simulated; a ramp's I/Os are neither reported nor counted.
  */
 #include "check.h"
+#include "boot_fixture.h"
 #include "sim_fixture.h"
 
 #include <stdint.h>
@@ -309,23 +310,7 @@ TEST(engine_reports_each_way)
 TEST(engine_reports_a_sampled_trial)
 {
 	struct workload w[3];
-	for (int i = 0; i < 3; i++) {
-		workload_defaults(&w[i]);
-		w[i].pattern = PATTERN_RAND;
-		w[i].stop_time_ns = 6 * S_NS;
-		w[i].seed = 20 + (uint64_t)i;
-	}
-	w[0].sampled_ok = true;
-	w[0].read_pct = 100;
-	w[0].bs = 32768;
-	w[0].jobs = 32;
-	w[1].read_pct = 0;
-	w[1].bs = 131072;
-	w[1].rate = 15u << 20;
-	w[1].fsync_every = 32u << 20;
-	w[2].trim_pct = 100;
-	w[2].bs = 131072;
-	w[2].rate = 5u << 20;
+	boot_trial_workloads(w, 32, true, 6);
 	struct engine_result res;
 	if (!run_wl("sim:sn8100-2tb,scale=0.005,seed=4", w, 3, &res))
 		return;
