@@ -186,3 +186,26 @@ int level_at_drive_writes(const struct trace_pt *t, size_t n,
 	}
 	return 0;
 }
+
+double level_over_periods(const struct trace_pt *t, size_t n, enum trace_metric m,
+			  size_t end, double period_s, double window_s)
+{
+	if (!(period_s > 0) || end >= n)
+		return NAN;
+	double k = floor(window_s / period_s);
+	double span = (k < 1 ? 1 : k) * period_s, t_end = 0;
+	for (size_t i = 0; i <= end; i++)
+		t_end += (double)t[i].ns / 1e9;
+	if (t_end < span)
+		return NAN;
+	double start = t_end - span, now = t_end, count = 0, secs = 0;
+	for (size_t i = end + 1; i-- > 0;) {
+		double s = (double)t[i].ns / 1e9;
+		if (now - s / 2 < start)
+			break;
+		count += (double)trace_count(&t[i], m);
+		secs += s;
+		now -= s;
+	}
+	return secs > 0 ? count / secs : NAN;
+}

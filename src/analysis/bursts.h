@@ -64,6 +64,17 @@ int burst_analyze(const struct trace_pt *t, size_t n, enum trace_metric m,
 		  struct burst **list, struct sb_err *e);
 
 /*
+ * The true average rate (count / time) over the whole burst periods that
+ * end with trace sample `end` (inclusive): as many periods as fit in
+ * window_s, at least one, taking the samples whose middle lies in that
+ * span.  A steady-state window's mean depends on how many bursts it
+ * happens to catch; this does not.  NAN without a period or when the
+ * trace does not reach a whole period back.
+ */
+double level_over_periods(const struct trace_pt *t, size_t n, enum trace_metric m,
+			  size_t end, double period_s, double window_s);
+
+/*
  * Average rate at given drive-write points: for each dw[i], the true
  * average (count / time) over the samples whose middle lies within
  * window_s / 2 of the moment dw[i] x capacity bytes had been written.

@@ -39,7 +39,8 @@ int fig_ss_precond(struct fctx *c, struct sb_err *e)
 	double scale = iops ? 1 : 1e6;
 	struct ss_result r;
 	struct sb_err ae;
-	if (!ss_analyze(t, n, &sp, &r, &ae)) {
+	bool ss_ok = !ss_analyze(t, n, &sp, &r, &ae);
+	if (ss_ok) {
 		fig(c, "", r.reached, "steady_reached");
 		/* what the verdict was judged by: rule, metric, spacing,
 		   window and limit */
@@ -76,6 +77,13 @@ int fig_ss_precond(struct fctx *c, struct sb_err *e)
 		}
 		if (br.count >= 2)
 			fig(c, "s", br.period_s.median, "bursts.period_s");
+		/* the steady value over whole burst periods ending where the
+		   steady window ends: the window's own mean is the phase of
+		   the bursts it caught (one or two of a 20 s cycle in 30 s) */
+		if (br.count >= 2 && ss_ok && r.reached)
+			fig(c, unit, level_over_periods(t, n, sp.metric, r.index, br.period_s.median,
+							r.window_s) / scale,
+			    "steady_periods_%s", iops ? "iops" : "mbps");
 	}
 	static const double dw[] = { 0.2, 1.0, 1.5 };
 	static const char *const dwl[] = { "0_2", "1_0", "1_5" };

@@ -88,6 +88,13 @@ static void steady_text(const struct rctx *x, const char *step, bool iops,
 			       gb->value);
 	else if (nb && nb->value == 0)
 		u += bufprintf(out + u, len - u, " No recurring bursts.");
+	bufprintf(k, sizeof(k), "steady_periods_%s", unit);
+	const struct rpt_metric *per = fig(x, step, k);
+	if (per && ss_v && reached && reached->value > 0)
+		u += bufprintf(out + u, len - u, " Over whole burst periods to the "
+			       "steady window's end: %s (the window's own mean is "
+			       "the phase of the bursts it caught).",
+			       fig_rate(x, per, iops, b[3], 48));
 	static const char *const at[] = { "0_2", "1_0", "1_5" };
 	static const char *const dw[] = { "0.2", "1.0", "1.5" };
 	for (int i = 0; i < 3; i++) {

@@ -93,4 +93,41 @@ TEST(bursts_level_at_drive_writes)
 	CHECK(level_at_drive_writes(t, 100, TRACE_IOPS, 0, dw, 4, 1.0, out, &e) == -1);
 }
 
+/*
+ * A drive that bursts every P seconds: the mean of a 30 s window depends on
+ * how many bursts it catches (one or two of a 20.4 s cycle), the mean over
+ * whole periods does not.  Noiseless 0.1 s slices: a base of 20000 IOPS
+ * with a 0.4 s burst of 900000 IOPS every 20.4 s, so over whole periods
+ * the rate is 20000 + 880000 x 0.4 / 20.4 exactly.
+ */
+TEST(bursts_level_over_whole_periods)
+{
+	enum { N = 3060 };	/* 306 s: 15 periods */
+	static struct trace_pt t[N];
+	for (size_t i = 0; i < N; i++) {
+		size_t in_period = i % 204;
+		uint64_t ios = in_period >= 100 && in_period < 104 ? 90000 : 2000;
+		t[i] = (struct trace_pt){ 100000000, ios * 4096, ios };
+	}
+	double truth = 20000 + 880000 * 0.4 / 20.4;
+	/* windows of 30 s ending at every slice of the last periods: the
+	   window's mean swings between one and two bursts' worth, the whole
+	   periods' level stays */
+	double lo = INFINITY, hi = 0;
+	for (size_t end = N - 204; end < N; end++) {
+		double win = 0;
+		for (size_t i = end + 1 - 300; i <= end; i++)
+			win += (double)t[i].ios;
+		win /= 30.0;
+		lo = win < lo ? win : lo;
+		hi = win > hi ? win : hi;
+		double lv = level_over_periods(t, N, TRACE_IOPS, end, 20.4, 30.0);
+		CHECK_REL(lv, truth, 1e-9);
+	}
+	CHECK(hi > 1.3 * lo);	/* the phase does matter to the window */
+	/* shorter than one period behind the end: no whole period */
+	CHECK(isnan(level_over_periods(t, N, TRACE_IOPS, 150, 20.4, 30.0)));
+	CHECK(isnan(level_over_periods(t, N, TRACE_IOPS, N - 1, NAN, 30.0)));
+}
+
 CHECK_MAIN("analysis_bursts")
