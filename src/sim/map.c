@@ -79,12 +79,26 @@ static double warm_miss(const struct sim *s, double n)
 	return n > c ? 1.0 - c / n : 0.0;
 }
 
+/*
+ * A write owes a write-back when it dirties a clean page (map_lookup).  In
+ * a pure write stream that is a miss: m per write.  In a mix the reads
+ * load clean pages too, and a write that hits one dirties it.  An LRU
+ * cache under uniform lookups keeps a page while its next lookup comes
+ * before the cache's characteristic time, which each one does with the
+ * hit share h = 1 - m (Che's approximation): a page's stay holds k
+ * lookups with probability h^(k-1) m, all of them reads with f_r^k.  So
+ * a share m f_r / (1 - h f_r) of the pages leave clean, and the dirtied
+ * ones per write are m (1 - f_r) / ((1 - h f_r) f_w) = m / (1 - h f_r).
+ * Measured I/O by I/O (SN850X, 70:30, scale 0.005): 0.73 per write where
+ * the pure-write figure m gave 0.45.
+ */
 double map_random_wb(const struct sim *s, const struct sim_stream *st)
 {
 	if (!s->map)
 		return 0;
-	return warm_miss(s, (double)span_pages(s, st)) * (double)s->map_page_bytes /
-	       (double)st->bs;
+	double m = warm_miss(s, (double)span_pages(s, st));
+	double f_r = st->read_pct / 100.0;
+	return m / (1.0 - (1.0 - m) * f_r) * (double)s->map_page_bytes / (double)st->bs;
 }
 
 void map_watch(struct sim *s, const struct sim_stream *st)

@@ -294,8 +294,9 @@ int map_init(struct sim *s, struct sb_err *e);
 bool map_lookup(struct sim *s, uint64_t page, bool write);
 /* The map pages a write of [off, off + len) updates: write-back bytes owed. */
 double map_write(struct sim *s, uint64_t off, uint64_t len);
-/* Write-back bytes per host byte a random write stream owes once the cache
-   is warm for its span (uniform: a miss for every page not held). */
+/* Write-back bytes per host byte a random write stream or mix owes once
+   the cache is warm for its span (uniform: a write dirties every page it
+   misses, and in a mix the clean ones the reads loaded). */
 double map_random_wb(const struct sim *s, const struct sim_stream *st);
 /* A random stream's span: watch the misses of its lookups ... */
 void map_watch(struct sim *s, const struct sim_stream *st);
