@@ -613,7 +613,7 @@ static void drive_tails(const char *profile, const char *d, struct tails *w, str
 	/* The hand sums are a quiet drive's reads: let the write buffer
 	   drain first (up to 64 MiB at GC's pace, a second or more on the
 	   Micron; I/O by I/O, reads right after the writes see it). */
-	engine_idle(eng, 5 * S_NS);
+	engine_idle(eng, 12 * S_NS);
 	*r = qd1_tails(eng, false, 10 * S_NS);
 	print_tails(d, "RND 4k write QD1, steady", w);
 	print_tails(d, "RND 4k read QD1, steady", r);

@@ -85,6 +85,22 @@ static bool gc_update(struct sim *s, double F)
 	return w->gc_active;
 }
 
+/*
+ * The room that reopens an slc_only drive's write window.  The window is
+ * the firmware's span of folding work, win_open at the fresh drive's fold
+ * rate (the ~4.5 s stalls of the P1's post-cache fill); under GC folding
+ * is slower by 1 + kappa_gc (WA - 1) (regime_rates), and a window of the
+ * same bytes held every write for that many times as long (48 s on a
+ * preconditioned P1).  So under GC the window is as much smaller: the
+ * same stall in time, the same average rate (folding sets it either way).
+ */
+static double win_open_room(const struct sim *s)
+{
+	if (!s->wp.gc_active)
+		return s->win_open_b;
+	return s->win_open_b / (1.0 + s->p.kappa_gc * (waf_inst(s) - 1.0));
+}
+
 /* Update the modes that have hysteresis, then name the regime. */
 static enum regime choose(struct sim *s)
 {
@@ -93,11 +109,12 @@ static enum regime choose(struct sim *s)
 	double F = wp_free(s), S = foldable(s), room = wp_slc_room(s);
 
 	if (p->route == ROUTE_SLC_ONLY) {
-		if (!w->win_open && room >= s->win_open_b)
+		double win = win_open_room(s);
+		if (!w->win_open && room >= win)
 			w->win_open = true;
 		/* Shut with a MiB left rather than at zero, so the last
 		   writes do not crawl through ever smaller steps. */
-		if (w->win_open && room <= fmin(ROOM_MIN, s->win_open_b / 2)) {
+		if (w->win_open && room <= fmin(ROOM_MIN, win / 2)) {
 			w->win_open = false;
 			w->fg_seen = true;
 		}
@@ -414,7 +431,7 @@ static double step_limit(struct sim *s, const struct rates *r,
 	if (r->rg == RG_SLC && r->h > 0)
 		lim = fmin(lim, fmax(wp_slc_room(s), EPS_B) / r->h);
 	if (r->rg == RG_STALL && r->fold > 0 && s->m > 0)
-		lim = fmin(lim, (s->win_open_b - wp_slc_room(s)) /
+		lim = fmin(lim, (win_open_room(s) - wp_slc_room(s)) /
 				(r->fold * (s->m - 1) / s->m));
 	if (r->rg == RG_ROUND && r->fold > 0)
 		lim = fmin(lim, w->round_left / r->fold);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "sim/profile.h"
 
 #define MS 1000000ull
 #define S_NS 1000000000ull
@@ -700,3 +701,61 @@ TEST(bad_targets_are_refused)
 }
 
 CHECK_MAIN("test_sim_engine")
+
+/*
+ * A preconditioned P1 (scale 0.01: filled, 1.5 drive-writes of random
+ * 4 KiB at QD32) under QD1 random 4 KiB writes for 60 s: its SLC is full
+ * and GC holds free space at f_lo, so each write goes through the fold
+ * window (slc_only).  The window shuts when SLC is full and opens again
+ * when folding has freed win_open of room; the host waits meanwhile
+ * (stall_rate 0).  On a fresh drive that wait is win_open / (fold_rate x
+ * (m-1)/m), the ~4.5 s stalls of the P1's post-cache fill (SIMULATOR.md
+ * §10), and it is the longest a write can wait for folding: a window is
+ * the firmware's unit of work, a span of time, not of bytes.  Under GC,
+ * folding is slower by 1 + kappa_gc (WA - 1) (its copies share the dies):
+ * a window of the same bytes held each write for 8x as long (48 s at full
+ * scale).  The bound: the fresh stall, twice over for the jitter and the
+ * write buffer's drain.
+ */
+TEST(p1_steady_writes_never_wait_for_a_whole_gc_slowed_window)
+{
+	struct engine *eng = open_sim("sim:p1-1tb,scale=0.01,seed=4");
+	if (!eng)
+		return;
+	uint64_t size = engine_facts(eng)->size;
+	struct workload w;
+	fill_workload(&w, size / 131072 * 131072);
+	struct seen s = { 0 };
+	struct engine_result res;
+	bool ok = run1(eng, &w, &s, &res) == 0;
+	if (ok)
+		engine_result_free(&res);
+	w.pattern = PATTERN_RAND;
+	w.bs = 4096;
+	w.qd = 32;
+	w.stop_bytes = (uint64_t)(1.5 * (double)size) / 4096 * 4096;
+	ok = ok && run1(eng, &w, &s, &res) == 0;
+	if (ok)
+		engine_result_free(&res);
+	w.qd = 1;
+	w.stop_bytes = 0;
+	w.stop_time_ns = 60 * S_NS;
+	ok = ok && run1(eng, &w, &s, &res) == 0;
+	if (ok) {
+		const struct lat_hist *h = res.wl[0].hist[DIR_WRITE];
+		double max_s = (double)h->max * 1e-9;
+		struct sim_profile p;
+		struct sb_err e;
+		CHECK(profile_lookup("p1-1tb", &p, &e) == 0);
+		profile_scale(&p, 0.01);
+		double m = p.bits_per_cell;
+		double bound = 2 * p.win_open_gb / (p.fold_rate_gbs * (m - 1) / m);
+		CHECK(h->count > 0);
+		if (max_s > bound)
+			CHECK_FAIL("max write latency %.3f s > %.3f s (%llu writes)",
+				   max_s, bound, (unsigned long long)h->count);
+		engine_result_free(&res);
+	}
+	free(s.s);
+	engine_close(eng);
+}
