@@ -368,6 +368,20 @@ static void wbuf_end(struct sim *s, const struct wbuf *b, const struct overwrite
 	w->pend_ow = *ow;
 }
 
+/* The host's written bytes `in` as whole I/Os into the slice: the
+   fraction carries to the next step; *left counts down what is owed. */
+static uint64_t host_ios(struct slicer *z, const struct sim_stream *st, double in,
+			 double *carry, double *left)
+{
+	*carry += in / (double)st->bs;
+	uint64_t n = (uint64_t)*carry;
+	*carry -= (double)n;
+	*left -= (double)n;
+	z->sl.ios += n;
+	z->sl.bytes += n * st->bs;
+	return n;
+}
+
 static int fluid_write(struct sim *s, const struct sim_stream *st,
 		       uint64_t max_bytes, double deadline, struct slicer *z,
 		       struct sb_err *e)
@@ -406,12 +420,7 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 					 buf.cap - buf.B - wbuf_old(&buf, t1));
 			in = fmax(0, fmin(in, ios_left * bs - ios_carry * bs));
 			buf.B += in;
-			ios_carry += in / bs;
-			uint64_t n = (uint64_t)ios_carry;
-			ios_carry -= (double)n;
-			ios_left -= (double)n;
-			z->sl.ios += n;
-			z->sl.bytes += n * st->bs;
+			uint64_t n = host_ios(z, st, in, &ios_carry, &ios_left);
 			double lat = in > 0 ? fmax(qd * bs * (t1 - tau) / in, l_w0) : l_w0;
 			wlat_add(s, &wl, z->lat, n, lat, l_w0, t_fw, bs, qd);
 			written += in;
@@ -473,12 +482,7 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 			double rate = in / (dt - jstall);
 			double lat = fmax(qd * bs / rate, l_w0);
 			stall += jstall;
-			ios_carry += in / bs;
-			uint64_t n = (uint64_t)ios_carry;
-			ios_carry -= (double)n;
-			ios_left -= (double)n;
-			z->sl.ios += n;
-			z->sl.bytes += n * st->bs;
+			uint64_t n = host_ios(z, st, in, &ios_carry, &ios_left);
 			/* The I/Os that waited through a stall carry it. */
 			uint64_t hit = stall > 0 ? (uint64_t)fmin((double)n, qd) : 0;
 			hist_add_n(z->lat, s_to_ns(lat + stall), hit);
