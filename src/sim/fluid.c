@@ -522,16 +522,24 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 	return 0;
 }
 
-/* Next offset of a read stream. */
-static uint64_t next_off(const struct sim_stream *st, struct rng *r, uint64_t *pos)
+/* Next offset of a read stream whose span holds n of its I/Os (asked
+   once per I/O: the division is the caller's, once per stream). */
+static uint64_t next_off_n(const struct sim_stream *st, uint64_t n, struct rng *r,
+			   uint64_t *pos)
 {
 	if (st->random)
-		return st->span_off + rng_below(r, st->span_len / st->bs) * st->bs;
+		return st->span_off + rng_below(r, n) * st->bs;
 	uint64_t o = *pos;
 	*pos += st->bs;
 	if (*pos + st->bs > st->span_off + st->span_len)
 		*pos = st->span_off;
 	return o;
+}
+
+/* Next offset of a read stream. */
+static uint64_t next_off(const struct sim_stream *st, struct rng *r, uint64_t *pos)
+{
+	return next_off_n(st, st->span_len / st->bs, r, pos);
 }
 
 /* A repeated stream's clock moves to t; a slice that ends there is emitted. */
@@ -1003,23 +1011,20 @@ static void sides_count(struct slicer *z, const struct sim_stream *st, struct si
 	hist_add(z->side_lat[c->tag - 2], c->t_done_ns - c->t_submit_ns);
 }
 
-/* Whether a side stream's fsync is in flight. */
-static bool sides_flushing(const struct side_run *u, uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++)
-		if (u[i].flushing)
-			return true;
-	return false;
-}
-
-/* The side streams' tags whose completions a gap may hold: not a flush. */
-static uint32_t sides_hold(const struct side_run *u, uint32_t n)
+/* The side streams whose fsync is in flight, a bit each (1 << i). */
+static uint32_t sides_flushing(const struct side_run *u, uint32_t n)
 {
 	uint32_t m = 0;
 	for (uint32_t i = 0; i < n; i++)
-		if (!u[i].flushing)
-			m |= 1u << (2 + i);
+		m |= (uint32_t)u[i].flushing << i;
 	return m;
+}
+
+/* The side streams' tags whose completions a gap may hold: not a flush
+   (`flushing` from sides_flushing). */
+static uint32_t sides_hold(uint32_t flushing, uint32_t n)
+{
+	return (((1u << n) - 1) & ~flushing) << 2;
 }
 
 /*
@@ -1041,40 +1046,59 @@ static int fluid_sides(struct sim *s, const struct sim_stream *st, uint64_t max_
 	rng_seed(&k.r, st->seed ^ 0x72656164ull);
 	rng_seed(&k.draw, st->seed ^ 0x73616d706c6564ull);
 	uint64_t ios_left = max_bytes ? (max_bytes + st->bs - 1) / st->bs : UINT64_MAX;
-	uint64_t end = z->deadline_ns, done = 0;
+	uint64_t end = z->deadline_ns, done = 0, span_n = st->span_len / st->bs;
+	/*
+	 * The side streams change only when one is submitted (sides_go) or
+	 * completes (sides_count): between, what sides_go would find -- the
+	 * earliest time one waiting for its rate may go, `next` -- and which
+	 * flush, stay as they were, and sides_go is asked again only once
+	 * the clock reaches that time or a side I/O completed (`stale`).
+	 */
+	uint64_t next = UINT64_MAX;
+	uint32_t flushing = 0;
+	bool stale = true;
 	struct sim_cpl c;
 	for (;;) {
 		bool open = s->now < end && !z->stop && done < ios_left;
 		bool gap = smp_gap(z);
-		uint64_t next = UINT64_MAX;
 		if (open) {
 			while (!gap && k.inflight < k.qd && k.inflight < ios_left - done) {
-				struct sim_io io = { SIM_READ, next_off(st, &k.r, &k.pos), st->bs, 0, false };
+				struct sim_io io = { SIM_READ, next_off_n(st, span_n, &k.r, &k.pos),
+						     st->bs, 0, false };
 				if (sim_submit(s, &io, e))
 					return -1;
 				k.inflight++;
 			}
-			if (sides_go(s, u, ns, &next, e))
-				return -1;
+			if (stale || next <= s->now) {
+				if (sides_go(s, u, ns, &next, e))
+					return -1;
+				flushing = sides_flushing(u, ns);
+				stale = false;
+			}
 			if (z->smp)
-				smp_flush(z->smp, sides_flushing(u, ns));
+				smp_flush(z->smp, flushing);
 		}
-		if (!s->nheap && !(z->smp && smp_held_next(z->smp)) && (!open || next == UINT64_MAX))
+		uint64_t go = open ? next : UINT64_MAX;
+		if (!s->nheap && !(z->smp && smp_held_next(z->smp)) && go == UINT64_MAX)
 			break;
 		/* the next completion, or the clock to a side stream's time
 		   (or the end) when that comes first */
 		uint64_t until = !open ? UINT64_MAX : next < end ? next : end;
 		if (gap && open)
 			until = gap_until(s, z, until);
-		int got = next_cpl(s, z, &k, until, sides_hold(u, ns), &c, e);
+		int got = next_cpl(s, z, &k, until, sides_hold(flushing, ns), &c, e);
 		if (got < 0)
 			return -1;
 		if (got) {
 			done += c.tag < 2;
 			sides_count(z, st, u, &k, &c);
+			if (c.tag >= 2) {
+				flushing = sides_flushing(u, ns);
+				stale = true;
+			}
 			if (z->smp) {
 				smp_regime(z->smp, s->wp.last);
-				smp_flush(z->smp, sides_flushing(u, ns));
+				smp_flush(z->smp, flushing);
 			}
 		} else if (gap && open && s->now >= slice_end_ns(z) &&
 			   slice_emit(z, slice_end_ns(z), e)) {

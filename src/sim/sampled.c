@@ -141,22 +141,17 @@ const struct smp_slice *smp_peek(const struct smp_window *m)
 	return &m->t[m->next_repeat % SMP_KEEP];
 }
 
-void smp_regime(struct smp_window *m, unsigned r)
+/* A gap meets a regime no window saw (smp_regime). */
+void smp_regime_new(struct smp_window *m)
 {
-	uint32_t bit = r < 32 ? 1u << r : 0;
-	if (m->ph == SMP_KEPT)
-		m->seen |= bit;
-	else if (m->ph == SMP_GAP_ && !(m->win_seen & bit)) {
-		/* the rest of this slice and the next are the lead */
-		m->ph = SMP_LEAD;
-		m->left = 2;
-	}
+	/* the rest of this slice and the next are the lead */
+	m->ph = SMP_LEAD;
+	m->left = 2;
 }
 
-void smp_flush(struct smp_window *m, bool on)
+/* A side stream's fsync starts or ends (smp_flush). */
+void smp_flush_changes(struct smp_window *m, bool on)
 {
-	if (on == m->flushing)
-		return;
 	m->flushing = on;
 	if (on) {
 		/* a slice partly in a gap still repeats the window; a window's
@@ -166,11 +161,6 @@ void smp_flush(struct smp_window *m, bool on)
 		m->ph = SMP_REAL;	/* this slice and the next real, then a window */
 	}
 	m->left = 2;
-}
-
-bool smp_in_gap(const struct smp_window *m)
-{
-	return m->ph == SMP_GAP_ && m->kept == SMP_KEEP;
 }
 
 const struct smp_slice *smp_slice_ends(struct smp_window *m, const struct smp_slice *now,
@@ -220,10 +210,12 @@ uint64_t smp_side_draw(const struct smp_window *m, uint32_t i, double u)
 
 void smp_hold(struct smp_window *m, uint64_t tag, uint64_t t_done, uint64_t lat)
 {
+	m->nheld += !m->held[tag - 2].tag;
 	m->held[tag - 2] = (struct smp_held){ t_done, lat, tag };
 }
 
-const struct smp_held *smp_held_next(const struct smp_window *m)
+/* smp_held_next with one held at least. */
+const struct smp_held *smp_held_first(const struct smp_window *m)
 {
 	const struct smp_held *best = NULL;
 	for (uint32_t i = 0; i < m->nside; i++)
@@ -236,5 +228,6 @@ struct smp_held smp_release(struct smp_window *m, const struct smp_held *h)
 {
 	struct smp_held x = *h;
 	m->held[x.tag - 2].tag = 0;
+	m->nheld--;
 	return x;
 }

@@ -109,6 +109,7 @@ struct smp_window {
 	struct smp_table tab[SMP_MAX_SIDE];	/* the last window's, to draw */
 	uint32_t nside;
 	struct smp_held held[SMP_MAX_SIDE];	/* by side stream */
+	uint32_t nheld;			/* how many of them are held */
 };
 
 /* seed: the gaps' lengths; warp: a sequential mix's (above), whose
@@ -119,16 +120,41 @@ void smp_free(struct smp_window *m);
 /* A slice begins (the one before was emitted).  -1 on ENOMEM. */
 int smp_slice_begins(struct smp_window *m);
 
+/*
+ * The next three are asked once per completion of the stream (fluid.c),
+ * so they are inline, the common answer (nothing changes) without a call.
+ */
+
+/* A gap meets a regime no window saw: the lead begins. */
+void smp_regime_new(struct smp_window *m);
+
 /* The write path is in regime r (enum regime) now: a window notes it, a
    gap ends if no window saw it. */
-void smp_regime(struct smp_window *m, unsigned r);
+static inline void smp_regime(struct smp_window *m, unsigned r)
+{
+	uint32_t bit = r < 32 ? 1u << r : 0;
+	if (m->ph == SMP_KEPT)
+		m->seen |= bit;
+	else if (m->ph == SMP_GAP_ && !(m->win_seen & bit))
+		smp_regime_new(m);
+}
+
+/* smp_flush when `on` is news. */
+void smp_flush_changes(struct smp_window *m, bool on);
 
 /* Whether a side stream's fsync is in flight now. */
-void smp_flush(struct smp_window *m, bool on);
+static inline void smp_flush(struct smp_window *m, bool on)
+{
+	if (on != m->flushing)
+		smp_flush_changes(m, on);
+}
 
 /* Whether the reads are not simulated now: a gap with a whole window to
    repeat. */
-bool smp_in_gap(const struct smp_window *m);
+static inline bool smp_in_gap(const struct smp_window *m)
+{
+	return m->ph == SMP_GAP_ && m->kept == SMP_KEEP;
+}
 
 /* A warped mix's gap: the window's slice the slice now in the gap will
    repeat (the one smp_slice_ends returns for it). */
@@ -157,8 +183,12 @@ uint64_t smp_side_draw(const struct smp_window *m, uint32_t i, double u);
 
 /* Hold side stream tag - 2's completion until t_done, as latency lat. */
 void smp_hold(struct smp_window *m, uint64_t tag, uint64_t t_done, uint64_t lat);
+const struct smp_held *smp_held_first(const struct smp_window *m);
 /* The held completion due first; NULL: none. */
-const struct smp_held *smp_held_next(const struct smp_window *m);
+static inline const struct smp_held *smp_held_next(const struct smp_window *m)
+{
+	return m->nheld ? smp_held_first(m) : NULL;
+}
 /* It completes now. */
 struct smp_held smp_release(struct smp_window *m, const struct smp_held *h);
 

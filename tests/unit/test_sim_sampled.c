@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/rng.h"
+#include "sim/sampled.h"
 #include "sim/sim.h"
 
 #define SLICE 100000000ull	/* 100 ms */
@@ -311,6 +313,44 @@ TEST(only_reads_beside_side_streams_are_sampled)
 	CHECK(strstr(e.msg, "sampled") != NULL);
 	seen_free(&a);
 	sim_close(s);
+}
+
+/* The held side completions (smp_hold, smp_held_next, smp_release, which
+   keeps a count to answer "none" at once) against a scan of what was held
+   and not yet released, over random holds and releases. */
+TEST(held_completions_are_the_ones_not_released)
+{
+	struct smp_window m;
+	if (smp_init(&m, 3, false, 1))
+		CHECK_FAIL("smp_init");
+	uint64_t held[3] = { 0 };	/* t_done + 1 of each side's, 0: none */
+	uint64_t x = 42;
+	size_t bad = 0;
+	for (int i = 0; i < 20000; i++) {
+		uint32_t k = (uint32_t)(splitmix64(&x) % 3);
+		if (splitmix64(&x) % 2) {
+			if (!held[k]) {	/* one I/O in flight per side stream */
+				uint64_t t = splitmix64(&x) % 1000;
+				smp_hold(&m, 2 + k, t, 7);
+				held[k] = t + 1;
+			}
+		} else {
+			const struct smp_held *v = smp_held_next(&m);
+			if (v) {
+				struct smp_held r = smp_release(&m, v);
+				bad += !held[r.tag - 2] || held[r.tag - 2] != r.t_done + 1;
+				held[r.tag - 2] = 0;
+			}
+		}
+		const struct smp_held *v = smp_held_next(&m);
+		uint64_t first = 0;	/* the scan's earliest, + 1 */
+		for (int j = 0; j < 3; j++)
+			if (held[j] && (!first || held[j] < first))
+				first = held[j];
+		bad += first ? !v || v->t_done + 1 != first : v != NULL;
+	}
+	CHECK(bad == 0);
+	smp_free(&m);
 }
 
 CHECK_MAIN("test_sim_sampled")
