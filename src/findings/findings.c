@@ -104,9 +104,9 @@ bool name_word(const char *name, const char *key, char *buf, size_t len)
 int load_trace(struct fctx *c, int64_t wid, unsigned dirs,
 	       struct trace_pt **t, size_t *n, struct sb_err *e)
 {
-	struct interval_sample *s;
+	struct sample_counts *s;
 	size_t ns;
-	if (store_load_samples(c->s, wid, &s, &ns, e))
+	if (store_load_sample_counts(c->s, wid, &s, &ns, e))
 		return -1;
 	struct trace_pt *tr = malloc((ns ? ns : 1) * sizeof *tr);
 	if (!tr) {
@@ -120,8 +120,8 @@ int load_trace(struct fctx *c, int64_t wid, unsigned dirs,
 		struct trace_pt p = { .ns = s[i].t_end_ns - s[i].t_start_ns };
 		for (int d = 0; d < DIR_COUNT; d++)
 			if (dirs & (1u << d)) {
-				p.bytes += s[i].dir[d].bytes;
-				p.ios += s[i].dir[d].ios;
+				p.bytes += s[i].bytes[d];
+				p.ios += s[i].ios[d];
 			}
 		tr[k++] = p;
 	}

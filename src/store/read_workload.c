@@ -150,6 +150,34 @@ int store_load_samples(struct store *s, int64_t workload_id,
 			       "reading samples", (void **)out, n, e);
 }
 
+static void counts_from_row(sqlite3_stmt *st, void *row)
+{
+	struct sample_counts *x = row;
+	x->t_start_ns = (uint64_t)sqlite3_column_int64(st, 0);
+	x->t_end_ns = (uint64_t)sqlite3_column_int64(st, 1);
+	x->ramp = sqlite3_column_int(st, 2) != 0;
+	for (int d = 0; d < DIR_COUNT; d++) {
+		x->bytes[d] = (uint64_t)sqlite3_column_int64(st, 3 + 2 * d);
+		x->ios[d] = (uint64_t)sqlite3_column_int64(st, 4 + 2 * d);
+	}
+}
+
+int store_load_sample_counts(struct store *s, int64_t workload_id,
+			     struct sample_counts **out, size_t *n,
+			     struct sb_err *e)
+{
+	*out = NULL;
+	*n = 0;
+	if (workload_exists(s, workload_id, e))
+		return -1;
+	sqlite3_stmt *st = store_stmt(s, ST_SAMPLE_COUNTS, e);
+	if (!st)
+		return -1;
+	store_bind_i64(s, st, 1, workload_id);
+	return store_read_rows(s, st, sizeof **out, counts_from_row, NULL,
+			       "reading samples", (void **)out, n, e);
+}
+
 int store_load_histogram(struct store *s, int64_t workload_id,
 			 enum io_dir dir, struct lat_hist *out,
 			 struct sb_err *e)

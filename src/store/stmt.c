@@ -126,6 +126,10 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_SAMPLE_LIST] =
 		"SELECT (SELECT idx FROM workloads WHERE id = ?1), idx, "
 		SAMPLE_COLS " FROM samples WHERE workload_id = ?1 ORDER BY idx",
+	[ST_SAMPLE_COUNTS] =
+		"SELECT t_start_ns, t_end_ns, ramp, read_bytes, read_ios, write_bytes, "
+		"write_ios, trim_bytes, trim_ios FROM samples WHERE workload_id = ?1 "
+		"ORDER BY idx",
 	[ST_HIST_GET] =
 		"SELECT encoded FROM histograms WHERE workload_id = ?1 "
 		"AND direction = ?2",

@@ -311,8 +311,25 @@ TEST(samples_round_trip)
 		bad += !same_sample(&got[i], &x);
 	}
 	CHECK(bad == 0);
+	/* the counts alone: each sample's time, ramp, bytes and I/Os, the
+	   same as the whole samples read back */
+	struct sample_counts *cn;
+	size_t nc;
+	CHECK(store_load_sample_counts(s, w1, &cn, &nc, &e) == 0);
+	CHECK(nc == n);
+	bad = 0;
+	for (size_t i = 0; i < nc && i < n; i++) {
+		bad += cn[i].t_start_ns != got[i].t_start_ns ||
+		       cn[i].t_end_ns != got[i].t_end_ns || cn[i].ramp != got[i].ramp;
+		for (int d = 0; d < DIR_COUNT; d++)
+			bad += cn[i].bytes[d] != got[i].dir[d].bytes ||
+			       cn[i].ios[d] != got[i].dir[d].ios;
+	}
+	CHECK(bad == 0);
+	free(cn);
 	free(got);
 	CHECK(store_load_samples(s, 777, &got, &n, &e) == -1);
+	CHECK(store_load_sample_counts(s, 777, &cn, &nc, &e) == -1);
 	store_close(s);
 }
 
