@@ -382,6 +382,15 @@ static uint64_t host_ios(struct slicer *z, const struct sim_stream *st, double i
 	return n;
 }
 
+/* A slice of a write stream ends: the latencies wlat_add holds back go
+   into it first. */
+static int write_emit(const struct sim *s, struct wlat *wl, struct slicer *z,
+		      uint64_t t_end_ns, struct sb_err *e)
+{
+	wlat_flush(s, wl);
+	return slice_emit(z, t_end_ns, e);
+}
+
 static int fluid_write(struct sim *s, const struct sim_stream *st,
 		       uint64_t max_bytes, double deadline, struct slicer *z,
 		       struct sb_err *e)
@@ -425,7 +434,7 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 			wlat_add(s, &wl, z->lat, n, lat, l_w0, t_fw, bs, qd);
 			written += in;
 			tau = t1;
-			if (tau >= z->end - 1e-12 && slice_emit(z, slice_end_ns(z), e))
+			if (tau >= z->end - 1e-12 && write_emit(s, &wl, z, slice_end_ns(z), e))
 				return -1;
 		}
 	}
@@ -504,11 +513,12 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 				pos = (double)st->span_off;
 		}
 		while (w->t >= z->end - 1e-12 && !z->stop)
-			if (slice_emit(z, slice_end_ns(z), e))
+			if (write_emit(s, &wl, z, slice_end_ns(z), e))
 				return -1;
 		z->sl.next_off = (uint64_t)pos;
 	}
 	uint64_t end_ns = stop_ns(z, w->t);
+	wlat_flush(s, &wl);
 	if (z->sl.ios || end_ns > z->sl.t_start_ns)
 		if (slice_emit(z, end_ns, e))
 			return -1;
@@ -1308,6 +1318,7 @@ static int fluid_mixed(struct sim *s, const struct sim_stream *st,
 		carry_r -= (double)n_r;
 		spread(z->lat, shape, n_r, 1.0);
 		wlat_add(s, &wl, z->wlat, n_w, L_w, L_land, t_fw, bs, x_w * L_w);
+		wlat_flush(s, &wl);
 		z->sl.ios += n_r;
 		z->sl.bytes += n_r * st->bs;
 		z->sl.wios += n_w;

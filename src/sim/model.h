@@ -137,6 +137,13 @@ struct wlat {
 	double excess;		/* s: latency owed to writes still to wait */
 	double waits;		/* writes owed a wait for a release unit */
 	double bin_carry[FW_BINS];
+	/* I/Os the bins gave that are not in pend_h yet (wlat_flush puts
+	   them there): pend[i] of latency pend_base + pend_t_fw x bin i's
+	   factor, for each bit i of pend_bins */
+	struct lat_hist *pend_h;
+	double pend_base, pend_t_fw;
+	uint64_t pend_bins;
+	uint64_t pend[FW_BINS];
 };
 
 struct sim {
@@ -287,6 +294,14 @@ double latency_page_factor(const struct sim *s, int type);
    t_fw its firmware part. */
 void wlat_add(const struct sim *s, struct wlat *wl, struct lat_hist *h, uint64_t n,
 	      double lat, double l_w0, double t_fw, double bs, double qd);
+/* wlat_add's body: `count` I/Os of latency base + t_fw x the firmware
+   factor, spread over the bins with wl's carries. */
+void latency_add_body(const struct sim *s, struct wlat *wl, struct lat_hist *h,
+		      uint64_t count, double base, double t_fw);
+/* wlat_add and latency_add_body hold I/Os back while the latencies
+   repeat: this adds them to their histogram, which must come before the
+   histogram is read (a slice's end) and before wl goes out of scope. */
+void wlat_flush(const struct sim *s, struct wlat *wl);
 
 /* map.c: the L2P map cache's costs (SIMULATOR.md §8) */
 int map_init(struct sim *s, struct sb_err *e);
