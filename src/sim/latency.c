@@ -229,17 +229,17 @@ void latency_add_body(const struct sim *s, struct wlat *wl, struct lat_hist *h,
 	wl->pend_h = h;
 	wl->pend_base = base;
 	wl->pend_t_fw = t_fw;
-	uint64_t given = 0;
-	for (; full && given < count; full &= full - 1) {
-		int i = __builtin_ctzll(full);
+	uint64_t given = 0, left = full;
+	for (; left && given < count; left &= left - 1) {
+		int i = __builtin_ctzll(left);
 		uint64_t k = (uint64_t)wl->bin_carry[i];
 		if (k > count - given)
 			k = count - given;
 		wl->bin_carry[i] -= (double)k;
 		wl->pend[i] += k;
-		wl->pend_bins |= 1ull << i;
 		given += k;
 	}
+	wl->pend_bins |= full & ~left;	/* each bin visited gave one or more */
 	/* Rounding left some: they take the median bin. */
 	if (given < count) {
 		wl->pend[FW_BINS / 2] += count - given;

@@ -386,6 +386,15 @@ static inline int latency_fw_draw(struct sim *s)
 	return latency_fw_bin_fast(s, rng_draw53(&s->rng_fw));
 }
 
+/*
+ * fmin and fmax as x86-64's libm computes them, inline (the write path's
+ * steps are dozens of them, and a call spills every live double): a NaN
+ * operand gives the other one, else a < b ? a : b (SSE2's minsd, a tie
+ * of zeros gives b), a > b ? a : b for the max.
+ */
+static inline double min_d(double a, double b) { return __builtin_isnan(b) ? a : a < b ? a : b; }
+static inline double max_d(double a, double b) { return __builtin_isnan(b) ? a : a > b ? a : b; }
+
 static inline double ns_to_s(uint64_t ns) { return (double)ns * 1e-9; }
 static inline uint64_t s_to_ns(double s) { return s <= 0 ? 0 : (uint64_t)(s * 1e9 + 0.5); }
 
