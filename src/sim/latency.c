@@ -151,10 +151,10 @@ double latency_page_factor(const struct sim *s, int type)
  * one at a time: SSE2 has no fused multiply-add, and C11 mode contracts
  * none), and only the bins that reached 1 are visited, in bin order (a
  * bin below 1 would give none and keep its carry as it is).  The I/Os a
- * bin gives wait in wl->pend while the steps' latencies repeat (a buffer
- * or link-bound stream's do), and go into the histogram as one sum per
- * bin (wlat_flush): a histogram's counts and sum are the same in any
- * order of adding.
+ * bin gives wait in wl->pend while the steps' latencies repeat (a host or
+ * link-bound stream's do, and a buffer-bound one's alternate between two),
+ * and go into the histogram as one sum per bin (wlat_flush): a
+ * histogram's counts and sum are the same in any order of adding.
  */
 _Static_assert(FW_BINS <= 64, "add_body's masks of bins hold FW_BINS bits");
 typedef double v2d __attribute__((vector_size(16)));
@@ -202,15 +202,45 @@ static bool same_bits(double a, double b)
 	return x == y;
 }
 
+static void pend_flush(const struct sim *s, struct wlat_pend *p)
+{
+	for (uint64_t m = p->bins; m; m &= m - 1) {
+		int i = __builtin_ctzll(m);
+		hist_add_n(p->h, s_to_ns(p->base + p->t_fw * s->fw_bin[i]), p->n[i]);
+		p->n[i] = 0;
+	}
+	p->bins = 0;
+}
+
 void wlat_flush(const struct sim *s, struct wlat *wl)
 {
-	for (uint64_t m = wl->pend_bins; m; m &= m - 1) {
-		int i = __builtin_ctzll(m);
-		hist_add_n(wl->pend_h, s_to_ns(wl->pend_base + wl->pend_t_fw * s->fw_bin[i]),
-			   wl->pend[i]);
-		wl->pend[i] = 0;
-	}
-	wl->pend_bins = 0;
+	pend_flush(s, &wl->pend[0]);
+	pend_flush(s, &wl->pend[1]);
+}
+
+static bool pend_is(const struct wlat_pend *p, const struct lat_hist *h, double base,
+		    double t_fw)
+{
+	return p->h == h && same_bits(p->base, base) && same_bits(p->t_fw, t_fw);
+}
+
+/* Where I/Os of latency base + t_fw x factor wait: the slot that holds
+   that latency, else the one used least recently, flushed. */
+static struct wlat_pend *pend_of(const struct sim *s, struct wlat *wl, struct lat_hist *h,
+				 double base, double t_fw)
+{
+	struct wlat_pend *p = &wl->pend[wl->mru];
+	if (pend_is(p, h, base, t_fw))
+		return p;
+	wl->mru ^= 1;
+	p = &wl->pend[wl->mru];
+	if (pend_is(p, h, base, t_fw))
+		return p;
+	pend_flush(s, p);
+	p->h = h;
+	p->base = base;
+	p->t_fw = t_fw;
+	return p;
 }
 
 void latency_add_body(const struct sim *s, struct wlat *wl, struct lat_hist *h,
@@ -223,12 +253,7 @@ void latency_add_body(const struct sim *s, struct wlat *wl, struct lat_hist *h,
 		return;
 	}
 	uint64_t full = raise_carries(s, wl, (double)count);
-	if (wl->pend_bins && (wl->pend_h != h || !same_bits(wl->pend_base, base) ||
-			      !same_bits(wl->pend_t_fw, t_fw)))
-		wlat_flush(s, wl);
-	wl->pend_h = h;
-	wl->pend_base = base;
-	wl->pend_t_fw = t_fw;
+	struct wlat_pend *p = pend_of(s, wl, h, base, t_fw);
 	uint64_t given = 0, left = full;
 	for (; left && given < count; left &= left - 1) {
 		int i = __builtin_ctzll(left);
@@ -236,14 +261,14 @@ void latency_add_body(const struct sim *s, struct wlat *wl, struct lat_hist *h,
 		if (k > count - given)
 			k = count - given;
 		wl->bin_carry[i] -= (double)k;
-		wl->pend[i] += k;
+		p->n[i] += k;
 		given += k;
 	}
-	wl->pend_bins |= full & ~left;	/* each bin visited gave one or more */
+	p->bins |= full & ~left;	/* each bin visited gave one or more */
 	/* Rounding left some: they take the median bin. */
 	if (given < count) {
-		wl->pend[FW_BINS / 2] += count - given;
-		wl->pend_bins |= 1ull << (FW_BINS / 2);
+		p->n[FW_BINS / 2] += count - given;
+		p->bins |= 1ull << (FW_BINS / 2);
 	}
 }
 

@@ -132,18 +132,26 @@ struct wbuf_ent {
 #define FW_BODY 56
 #define FW_BINS (FW_BODY + 5)
 
+/* I/Os the firmware bins gave that are not in h yet (wlat_flush puts
+   them there): n[i] of latency base + t_fw x bin i's factor, for each
+   bit i of bins. */
+struct wlat_pend {
+	struct lat_hist *h;
+	double base, t_fw;
+	uint64_t bins;
+	uint64_t n[FW_BINS];
+};
+
 /* A bulk write stream's latency bookkeeping (latency.c wlat_add). */
 struct wlat {
 	double excess;		/* s: latency owed to writes still to wait */
 	double waits;		/* writes owed a wait for a release unit */
 	double bin_carry[FW_BINS];
-	/* I/Os the bins gave that are not in pend_h yet (wlat_flush puts
-	   them there): pend[i] of latency pend_base + pend_t_fw x bin i's
-	   factor, for each bit i of pend_bins */
-	struct lat_hist *pend_h;
-	double pend_base, pend_t_fw;
-	uint64_t pend_bins;
-	uint64_t pend[FW_BINS];
+	/* two latencies held back: a buffer-bound stream's steps alternate
+	   between the writes that passed and those that waited for a
+	   release unit; pend[mru] had the last */
+	struct wlat_pend pend[2];
+	int mru;
 };
 
 struct sim {

@@ -127,7 +127,7 @@ TEST(bulk_body_is_the_rule_bin_by_bin)
 				carry[i] = fast.bin_carry[i] = top * rng_unit(&r);
 			hist_reset(ha);
 			hist_reset(hb);
-			double base = 1e-5 * (1 + rng_unit(&r));
+			double base = 1e-5 * (1 + rng_unit(&r)), base2 = base;
 			double t_fw = run % 8 == 7 ? 0 : 1e-6 * (1 + 20 * rng_unit(&r));
 			for (int step = 0; step < 400; step++) {
 				uint64_t n = draw_count(&r);
@@ -135,6 +135,8 @@ TEST(bulk_body_is_the_rule_bin_by_bin)
 				   stream's do, and change now and then */
 				if (rng_below(&r, 10) == 0)
 					base = 1e-5 * (1 + rng_unit(&r));
+				if (rng_below(&r, 10) == 0)
+					base2 = 1e-5 * (1 + rng_unit(&r));
 				if (rng_below(&r, 50) == 0)
 					t_fw = 1e-6 * (1 + 20 * rng_unit(&r));
 				/* now and then carries all below 1 again, where
@@ -142,8 +144,11 @@ TEST(bulk_body_is_the_rule_bin_by_bin)
 				if (rng_below(&r, 10) == 0)
 					for (int i = 0; i < FW_BINS; i++)
 						carry[i] = fast.bin_carry[i] = rng_unit(&r);
-				latency_add_body(s, &fast, hb, n, base, t_fw);
-				ref_body(s, carry, ha, n, base, t_fw, &seen);
+				/* and alternate, as a buffer-bound stream's
+				   writes that waited and did not */
+				double b = rng_below(&r, 3) ? base : base2;
+				latency_add_body(s, &fast, hb, n, b, t_fw);
+				ref_body(s, carry, ha, n, b, t_fw, &seen);
 				if (rng_below(&r, 20) == 0 || step == 399) {
 					wlat_flush(s, &fast);
 					if (!same_hist(ha, hb) ||
