@@ -80,7 +80,7 @@ static void overwrite_of(const struct sim *s, enum chunk_tag t, struct overwrite
  */
 void chunks_overwrite(struct sim *s, uint64_t off, struct overwrite *ow)
 {
-	uint64_t c = off / s->chunk;
+	uint64_t c = off >> s->chunk_shift;
 	if (off != s->piece_end || c != s->piece_chunk) {
 		s->piece_chunk = c;
 		s->piece_prev = (uint8_t)chunk_tag(s, c);
@@ -92,7 +92,7 @@ void chunks_overwrite(struct sim *s, uint64_t off, struct overwrite *ow)
 void chunks_wrote(struct sim *s, uint64_t off, uint64_t n, enum chunk_tag t)
 {
 	s->piece_end = off + n;
-	chunks_set(s, off / s->chunk, t);
+	chunks_set(s, off >> s->chunk_shift, t);
 }
 
 /*

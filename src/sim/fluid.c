@@ -320,7 +320,7 @@ static double wbuf_held(const struct sim *s, uint64_t t_ns)
 /* The room the older bytes still hold at t. */
 static double wbuf_old(const struct wbuf *b, double t)
 {
-	return t >= b->old_end ? 0 : fmin(b->cap, b->old_h * (b->old_end - t));
+	return t >= b->old_end ? 0 : min_d(b->cap, b->old_h * (b->old_end - t));
 }
 
 static void wbuf_start(struct sim *s, const struct sim_stream *st, struct wbuf *b,
@@ -329,13 +329,13 @@ static void wbuf_start(struct sim *s, const struct sim_stream *st, struct wbuf *
 	struct wpath *w = &s->wp;
 	b->cap = s->p.wbuf_mib * 1048576.0;
 	/* a level the drain empties in a few µs at the host's pace */
-	b->low = fmin(b->cap, fmax(2 * (double)st->bs, host_cap * 1e-5));
+	b->low = min_d(b->cap, max_d(2 * (double)st->bs, host_cap * 1e-5));
 	b->B = 0;
 	b->old_end = w->t;
 	b->old_h = drain_rate;
 	if (w->pend > 0 && w->pend_ow.span_off == st->span_off &&
 	    w->pend_ow.span_len == st->span_len) {
-		b->B = fmin(w->pend, b->cap);
+		b->B = min_d(w->pend, b->cap);
 		w->pend -= b->B;
 	}
 }
@@ -351,10 +351,10 @@ static double wbuf_write(struct sim *s, struct wbuf *b, double want, double host
 	struct wpath *w = &s->wp;
 	double t0 = w->t;
 	double got = b->B >= b->low ? wp_write(s, b->B, INFINITY, max_dt, ow, share)
-				    : wp_write(s, fmax(want, 0), host_cap, max_dt, ow, share);
+				    : wp_write(s, max_d(want, 0), host_cap, max_dt, ow, share);
 	double dt = w->t - t0;
-	*in = fmax(0, fmin(fmin(host_cap * dt, b->cap - b->B + got), want));
-	b->B = fmax(0, b->B + *in - got);
+	*in = max_d(0, min_d(min_d(host_cap * dt, b->cap - b->B + got), want));
+	b->B = max_d(0, b->B + *in - got);
 	return got;
 }
 
@@ -382,18 +382,27 @@ static uint64_t host_ios(struct slicer *z, const struct sim_stream *st, double i
 	return n;
 }
 
+/* A slice of a write stream ends: the latencies wlat_add holds back go
+   into it first. */
+static int write_emit(const struct sim *s, struct wlat *wl, struct slicer *z,
+		      uint64_t t_end_ns, struct sb_err *e)
+{
+	wlat_flush(s, wl);
+	return slice_emit(z, t_end_ns, e);
+}
+
 static int fluid_write(struct sim *s, const struct sim_stream *st,
 		       uint64_t max_bytes, double deadline, struct slicer *z,
 		       struct sb_err *e)
 {
 	const struct sim_profile *p = &s->p;
 	struct wpath *w = &s->wp;
-	double qd = fmin((double)st->qd, (double)p->qd_cap);
+	double qd = min_d((double)st->qd, (double)p->qd_cap);
 	double bs = (double)st->bs;
 	double l_w0 = p->cores / (p->wr_cap_kiops * 1e3) + p->t_fw_wr_us * 1e-6 +
 		      bs / (p->link_wr_gbs * 1e9);
-	double host_cap = fmin(qd * bs / l_w0,
-			       fmin(p->wr_cap_kiops * 1e3 * bs, p->link_wr_gbs * 1e9));
+	double host_cap = min_d(qd * bs / l_w0,
+			       min_d(p->wr_cap_kiops * 1e3 * bs, p->link_wr_gbs * 1e9));
 	double ios_left = max_bytes ? ceil((double)max_bytes / bs) : INFINITY;
 	double pos = (double)st->start_off;
 	double span_end = (double)(st->span_off + st->span_len);
@@ -413,24 +422,24 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 	   (I/O by I/O it would), then the stream goes on from there. */
 	double tau = ns_to_s(s->now);
 	if (st->random && w->t > tau && buf.cap > 0) {
-		buf.old_h = fmin(wbuf_held(s, s->now), buf.cap) / (w->t - tau);
+		buf.old_h = min_d(wbuf_held(s, s->now), buf.cap) / (w->t - tau);
 		while (!z->stop && ios_left > 0 && tau < w->t - 1e-12 && tau < deadline - 1e-12) {
-			double t1 = fmin(fmin(z->end, deadline), w->t);
-			double in = fmin(host_cap * (t1 - tau),
+			double t1 = min_d(min_d(z->end, deadline), w->t);
+			double in = min_d(host_cap * (t1 - tau),
 					 buf.cap - buf.B - wbuf_old(&buf, t1));
-			in = fmax(0, fmin(in, ios_left * bs - ios_carry * bs));
+			in = max_d(0, min_d(in, ios_left * bs - ios_carry * bs));
 			buf.B += in;
 			uint64_t n = host_ios(z, st, in, &ios_carry, &ios_left);
-			double lat = in > 0 ? fmax(qd * bs * (t1 - tau) / in, l_w0) : l_w0;
+			double lat = in > 0 ? max_d(qd * bs * (t1 - tau) / in, l_w0) : l_w0;
 			wlat_add(s, &wl, z->lat, n, lat, l_w0, t_fw, bs, qd);
 			written += in;
 			tau = t1;
-			if (tau >= z->end - 1e-12 && slice_emit(z, slice_end_ns(z), e))
+			if (tau >= z->end - 1e-12 && write_emit(s, &wl, z, slice_end_ns(z), e))
 				return -1;
 		}
 	}
 	while (!z->stop) {
-		double t_lim = fmin(z->end, deadline);
+		double t_lim = min_d(z->end, deadline);
 		if (ios_left <= 0 || w->t >= deadline - 1e-12)
 			break;
 		double want = ios_left * bs - ios_carry * bs;
@@ -446,7 +455,7 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 		if (st->random) {
 			mix_overwrite(&mix, st, &ow);
 		} else {
-			c = (uint64_t)pos / s->chunk;
+			c = (uint64_t)pos >> s->chunk_shift;
 			double to_chunk = (double)((c + 1) * s->chunk) - pos;
 			if (to_chunk < 1.0) {
 				/* Rounding left a sliver: start the next chunk. */
@@ -455,7 +464,7 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 					pos = (double)st->span_off;
 				continue;
 			}
-			want = fmin(want, fmin(to_chunk, span_end - pos));
+			want = min_d(want, min_d(to_chunk, span_end - pos));
 			chunks_overwrite(s, (uint64_t)pos, &ow);
 			ow.lba = pos;
 			ow.map_wb = map_write(s, (uint64_t)pos, (uint64_t)want) / want;
@@ -474,17 +483,17 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 		/* A journal flush stalls the write in flight, not the rate of
 		   every write of the step. */
 		double jstall = (double)(w->journal_flushes - flushes) * s->journal_stall_s;
-		jstall = fmin(jstall, dt * (1 - 1e-9));
+		jstall = min_d(jstall, dt * (1 - 1e-9));
 		if (got <= 0 && in <= 0 && dt <= 0)
 			return sb_errf(e, "sim: the write path cannot move (profile %s, t %.9f, limit %.9f, want %g)", p->name, w->t, t_lim, want);
 
 		if (in > 0) {
 			double rate = in / (dt - jstall);
-			double lat = fmax(qd * bs / rate, l_w0);
+			double lat = max_d(qd * bs / rate, l_w0);
 			stall += jstall;
 			uint64_t n = host_ios(z, st, in, &ios_carry, &ios_left);
 			/* The I/Os that waited through a stall carry it. */
-			uint64_t hit = stall > 0 ? (uint64_t)fmin((double)n, qd) : 0;
+			uint64_t hit = stall > 0 ? (uint64_t)min_d((double)n, qd) : 0;
 			hist_add_n(z->lat, s_to_ns(lat + stall), hit);
 			wlat_add(s, &wl, z->lat, n - hit, lat, l_w0, t_fw, bs, qd);
 			if (hit)
@@ -504,11 +513,12 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 				pos = (double)st->span_off;
 		}
 		while (w->t >= z->end - 1e-12 && !z->stop)
-			if (slice_emit(z, slice_end_ns(z), e))
+			if (write_emit(s, &wl, z, slice_end_ns(z), e))
 				return -1;
 		z->sl.next_off = (uint64_t)pos;
 	}
 	uint64_t end_ns = stop_ns(z, w->t);
+	wlat_flush(s, &wl);
 	if (z->sl.ios || end_ns > z->sl.t_start_ns)
 		if (slice_emit(z, end_ns, e))
 			return -1;
@@ -1332,6 +1342,7 @@ static int fluid_mixed(struct sim *s, const struct sim_stream *st,
 		carry_r -= (double)n_r;
 		spread(z->lat, shape, n_r, 1.0);
 		wlat_add(s, &wl, z->wlat, n_w, L_w, L_land, t_fw, bs, x_w * L_w);
+		wlat_flush(s, &wl);
 		z->sl.ios += n_r;
 		z->sl.bytes += n_r * st->bs;
 		z->sl.wios += n_w;

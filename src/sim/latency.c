@@ -20,6 +20,10 @@
  * distribution, and a bulk slice costs O(FW_BINS), not O(I/Os).
  */
 #include <math.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "sim/model.h"
 
@@ -135,9 +139,112 @@ double latency_page_factor(const struct sim *s, int type)
 	return 1.0 - s->p.tr_spread + 2.0 * s->p.tr_spread * type / (m - 1);
 }
 
-/* `count` I/Os whose latency is base + t_fw x the firmware factor. */
-static void add_body(const struct sim *s, struct wlat *wl, struct lat_hist *h,
-		     uint64_t count, double base, double t_fw)
+/*
+ * `count` I/Os whose latency is base + t_fw x the firmware factor, spread
+ * over the bins by their probabilities, each bin's fraction carried to the
+ * next call.  Bin by bin, the rule is: the carry takes count x prob, the
+ * bin gives its whole I/Os (no more than are left to give) and keeps the
+ * fraction; what rounding leaves takes the median bin.
+ *
+ * A bulk step of a few I/Os fires a few bins, so: the carries are first
+ * all raised in one vector loop (the same multiply, then add, per bin as
+ * one at a time: SSE2 has no fused multiply-add, and C11 mode contracts
+ * none), and only the bins that reached 1 are visited, in bin order (a
+ * bin below 1 would give none and keep its carry as it is).  The I/Os a
+ * bin gives wait in wl->pend while the steps' latencies repeat (a host or
+ * link-bound stream's do, and a buffer-bound one's alternate between two),
+ * and go into the histogram as one sum per bin (wlat_flush): a
+ * histogram's counts and sum are the same in any order of adding.
+ */
+_Static_assert(FW_BINS <= 64, "add_body's masks of bins hold FW_BINS bits");
+typedef double v2d __attribute__((vector_size(16)));
+typedef int64_t v2l __attribute__((vector_size(16)));
+
+/* Bit j set: lane j of c is 1 or more. */
+static inline unsigned at_least_one(v2d c)
+{
+	v2d one = { 1.0, 1.0 };
+#ifdef __SSE2__
+	return (unsigned)_mm_movemask_pd((__m128d)(c >= one));
+#else
+	v2l ge = c >= one;
+	return (unsigned)(ge[0] & 1) | (unsigned)(ge[1] & 2);
+#endif
+}
+
+/* The bins of the carries that reached 1 after adding n x prob to each. */
+static uint64_t raise_carries(const struct sim *s, struct wlat *wl, double n)
+{
+	v2d nv = { n, n };
+	uint64_t full = 0;
+	int i = 0;
+#pragma GCC unroll 32
+	for (; i + 2 <= FW_BINS; i += 2) {
+		v2d c, p;
+		memcpy(&c, &wl->bin_carry[i], sizeof c);
+		memcpy(&p, &s->fw_prob[i], sizeof p);
+		c += nv * p;
+		memcpy(&wl->bin_carry[i], &c, sizeof c);
+		full |= (uint64_t)at_least_one(c) << i;
+	}
+	for (; i < FW_BINS; i++) {
+		wl->bin_carry[i] += n * s->fw_prob[i];
+		full |= (uint64_t)(wl->bin_carry[i] >= 1.0) << i;
+	}
+	return full;
+}
+
+static bool same_bits(double a, double b)
+{
+	uint64_t x, y;
+	memcpy(&x, &a, sizeof x);
+	memcpy(&y, &b, sizeof y);
+	return x == y;
+}
+
+static void pend_flush(const struct sim *s, struct wlat_pend *p)
+{
+	for (uint64_t m = p->bins; m; m &= m - 1) {
+		int i = __builtin_ctzll(m);
+		hist_add_n(p->h, s_to_ns(p->base + p->t_fw * s->fw_bin[i]), p->n[i]);
+		p->n[i] = 0;
+	}
+	p->bins = 0;
+}
+
+void wlat_flush(const struct sim *s, struct wlat *wl)
+{
+	pend_flush(s, &wl->pend[0]);
+	pend_flush(s, &wl->pend[1]);
+}
+
+static bool pend_is(const struct wlat_pend *p, const struct lat_hist *h, double base,
+		    double t_fw)
+{
+	return p->h == h && same_bits(p->base, base) && same_bits(p->t_fw, t_fw);
+}
+
+/* Where I/Os of latency base + t_fw x factor wait: the slot that holds
+   that latency, else the one used least recently, flushed. */
+static struct wlat_pend *pend_of(const struct sim *s, struct wlat *wl, struct lat_hist *h,
+				 double base, double t_fw)
+{
+	struct wlat_pend *p = &wl->pend[wl->mru];
+	if (pend_is(p, h, base, t_fw))
+		return p;
+	wl->mru ^= 1;
+	p = &wl->pend[wl->mru];
+	if (pend_is(p, h, base, t_fw))
+		return p;
+	pend_flush(s, p);
+	p->h = h;
+	p->base = base;
+	p->t_fw = t_fw;
+	return p;
+}
+
+void latency_add_body(const struct sim *s, struct wlat *wl, struct lat_hist *h,
+		      uint64_t count, double base, double t_fw)
 {
 	if (!count)
 		return;
@@ -145,19 +252,24 @@ static void add_body(const struct sim *s, struct wlat *wl, struct lat_hist *h,
 		hist_add_n(h, s_to_ns(base + t_fw), count);
 		return;
 	}
-	uint64_t given = 0;
-	for (int i = 0; i < FW_BINS; i++) {
-		wl->bin_carry[i] += (double)count * s->fw_prob[i];
+	uint64_t full = raise_carries(s, wl, (double)count);
+	struct wlat_pend *p = pend_of(s, wl, h, base, t_fw);
+	uint64_t given = 0, left = full;
+	for (; left && given < count; left &= left - 1) {
+		int i = __builtin_ctzll(left);
 		uint64_t k = (uint64_t)wl->bin_carry[i];
 		if (k > count - given)
 			k = count - given;
 		wl->bin_carry[i] -= (double)k;
-		hist_add_n(h, s_to_ns(base + t_fw * s->fw_bin[i]), k);
+		p->n[i] += k;
 		given += k;
 	}
+	p->bins |= full & ~left;	/* each bin visited gave one or more */
 	/* Rounding left some: they take the median bin. */
-	if (given < count)
-		hist_add_n(h, s_to_ns(base + t_fw * s->fw_bin[FW_BINS / 2]), count - given);
+	if (given < count) {
+		p->n[FW_BINS / 2] += count - given;
+		p->bins |= 1ull << (FW_BINS / 2);
+	}
 }
 
 void wlat_add(const struct sim *s, struct wlat *wl, struct lat_hist *h, uint64_t n,
@@ -170,7 +282,7 @@ void wlat_add(const struct sim *s, struct wlat *wl, struct lat_hist *h, uint64_t
 		/* Room comes back continuously, or so finely against the
 		   queue that every write waits for some of it, or the host
 		   sets the pace: every I/O waits its share. */
-		add_body(s, wl, h, n, lat - t_fw, t_fw);
+		latency_add_body(s, wl, h, n, lat - t_fw, t_fw);
 		return;
 	}
 	/* The buffer is the limit: each release unit lets the qd writes
@@ -181,12 +293,12 @@ void wlat_add(const struct sim *s, struct wlat *wl, struct lat_hist *h, uint64_t
 	uint64_t k = (uint64_t)wl->waits;
 	if (k > n)
 		k = n;
-	add_body(s, wl, h, n - k, l_w0 - t_fw, t_fw);
+	latency_add_body(s, wl, h, n - k, l_w0 - t_fw, t_fw);
 	if (k) {
 		/* Each whole wait takes its share; a partial one keeps the
 		   rest for the write that completes it. */
 		double each = wl->excess / wl->waits;
-		add_body(s, wl, h, k, l_w0 - t_fw + each, t_fw);
+		latency_add_body(s, wl, h, k, l_w0 - t_fw + each, t_fw);
 		wl->excess -= each * (double)k;
 		wl->waits -= (double)k;
 	}

@@ -132,11 +132,26 @@ struct wbuf_ent {
 #define FW_BODY 56
 #define FW_BINS (FW_BODY + 5)
 
+/* I/Os the firmware bins gave that are not in h yet (wlat_flush puts
+   them there): n[i] of latency base + t_fw x bin i's factor, for each
+   bit i of bins. */
+struct wlat_pend {
+	struct lat_hist *h;
+	double base, t_fw;
+	uint64_t bins;
+	uint64_t n[FW_BINS];
+};
+
 /* A bulk write stream's latency bookkeeping (latency.c wlat_add). */
 struct wlat {
 	double excess;		/* s: latency owed to writes still to wait */
 	double waits;		/* writes owed a wait for a release unit */
 	double bin_carry[FW_BINS];
+	/* two latencies held back: a buffer-bound stream's steps alternate
+	   between the writes that passed and those that waited for a
+	   release unit; pend[mru] had the last */
+	struct wlat_pend pend[2];
+	int mru;
 };
 
 struct sim {
@@ -287,6 +302,14 @@ double latency_page_factor(const struct sim *s, int type);
    t_fw its firmware part. */
 void wlat_add(const struct sim *s, struct wlat *wl, struct lat_hist *h, uint64_t n,
 	      double lat, double l_w0, double t_fw, double bs, double qd);
+/* wlat_add's body: `count` I/Os of latency base + t_fw x the firmware
+   factor, spread over the bins with wl's carries. */
+void latency_add_body(const struct sim *s, struct wlat *wl, struct lat_hist *h,
+		      uint64_t count, double base, double t_fw);
+/* wlat_add and latency_add_body hold I/Os back while the latencies
+   repeat: this adds them to their histogram, which must come before the
+   histogram is read (a slice's end) and before wl goes out of scope. */
+void wlat_flush(const struct sim *s, struct wlat *wl);
 
 /* map.c: the L2P map cache's costs (SIMULATOR.md §8) */
 int map_init(struct sim *s, struct sb_err *e);
@@ -370,6 +393,15 @@ static inline int latency_fw_draw(struct sim *s)
 		return 0;
 	return latency_fw_bin_fast(s, rng_draw53(&s->rng_fw));
 }
+
+/*
+ * fmin and fmax as x86-64's libm computes them, inline (the write path's
+ * steps are dozens of them, and a call spills every live double): a NaN
+ * operand gives the other one, else a < b ? a : b (SSE2's minsd, a tie
+ * of zeros gives b), a > b ? a : b for the max.
+ */
+static inline double min_d(double a, double b) { return __builtin_isnan(b) ? a : a < b ? a : b; }
+static inline double max_d(double a, double b) { return __builtin_isnan(b) ? a : a > b ? a : b; }
 
 static inline double ns_to_s(uint64_t ns) { return (double)ns * 1e-9; }
 static inline uint64_t s_to_ns(double s) { return s <= 0 ? 0 : (uint64_t)(s * 1e9 + 0.5); }

@@ -35,9 +35,9 @@ double wp_slc_room(const struct sim *s)
 	if (s->p.route == ROUTE_DIRECT)
 		return 0;
 	const struct wpath *w = &s->wp;
-	double st = fmax(0.0, s->slc_st_cap - w->S_st);
-	double dyn = fmin(s->slc_dyn_max - w->S_dyn, (wp_free(s) - s->f_res) / s->m);
-	return st + fmax(0.0, dyn);
+	double st = max_d(0.0, s->slc_st_cap - w->S_st);
+	double dyn = min_d(s->slc_dyn_max - w->S_dyn, (wp_free(s) - s->f_res) / s->m);
+	return st + max_d(0.0, dyn);
 }
 
 static double slc_bytes(const struct sim *s)
@@ -114,7 +114,7 @@ static enum regime choose(struct sim *s)
 			w->win_open = true;
 		/* Shut with a MiB left rather than at zero, so the last
 		   writes do not crawl through ever smaller steps. */
-		if (w->win_open && room <= fmin(ROOM_MIN, win / 2)) {
+		if (w->win_open && room <= min_d(ROOM_MIN, win / 2)) {
 			w->win_open = false;
 			w->fg_seen = true;
 		}
@@ -146,8 +146,8 @@ static double slc_take(struct wpath *w, double x, bool static_first)
 {
 	double *first = static_first ? &w->S_st : &w->S_dyn;
 	double *second = static_first ? &w->S_dyn : &w->S_st;
-	double a = fmin(x, *first);
-	double b = fmin(x - a, *second);
+	double a = min_d(x, *first);
+	double b = min_d(x - a, *second);
 	*first -= a;
 	*second -= b;
 	return a + b;
@@ -174,7 +174,7 @@ static void fold_apply(struct sim *s, double x, bool static_first)
 static void gc_apply(struct sim *s, double g)
 {
 	struct wpath *w = &s->wp;
-	g = fmin(g, w->T_i);
+	g = min_d(g, w->T_i);
 	w->T_i -= g;
 	double copies = g * (waf_inst(s) - 1.0);
 	w->nand_bytes += copies;
@@ -200,8 +200,8 @@ static double cross(double F, double X, double dF)
    loop to steps of nothing. */
 static double idle_dt(double left, double amount, double rate)
 {
-	double dt = fmin(left, amount / rate);
-	return fmax(dt, fmin(left, MIN_DT));
+	double dt = min_d(left, amount / rate);
+	return max_d(dt, min_d(left, MIN_DT));
 }
 
 /* A bulk stream's buffered bytes drain before anything else the drive
@@ -264,14 +264,14 @@ void wp_idle_to(struct sim *s, double t)
 			bool st = w->S_st > 0 && room > EPS_B;
 			bool dyn = !st && w->S_dyn > EPS_B;
 			if (st || dyn) {
-				double x = st ? fmin(w->S_st, room) : w->S_dyn;
+				double x = st ? min_d(w->S_st, room) : w->S_dyn;
 				double dt = idle_dt(left, x, s->f_idle);
-				fold_apply(s, fmin(s->f_idle * dt, x), st);
+				fold_apply(s, min_d(s->f_idle * dt, x), st);
 				w->t += dt;
 				continue;
 			}
 			if (gc_can) {
-				double dt = idle_dt(left, fmin(w->T_i, w->S_st - F), s->g_idle);
+				double dt = idle_dt(left, min_d(w->T_i, w->S_st - F), s->g_idle);
 				gc_apply(s, s->g_idle * dt);
 				w->t += dt;
 				continue;
@@ -282,7 +282,7 @@ void wp_idle_to(struct sim *s, double t)
 		   it reclaims in full. */
 		double target = waf_inst(s) < 1.05 ? s->R : s->f_lo + s->w_burst;
 		if (gc_can && F < target) {
-			double dt = idle_dt(left, fmin(w->T_i, target - F), s->g_idle);
+			double dt = idle_dt(left, min_d(w->T_i, target - F), s->g_idle);
 			gc_apply(s, s->g_idle * dt);
 			w->t += dt;
 			continue;
@@ -298,7 +298,7 @@ void wp_trim(struct sim *s, double slc, double nat, bool whole)
 {
 	struct wpath *w = &s->wp;
 	slc = slc_take(w, slc, false);
-	nat = fmin(nat, w->T_v);
+	nat = min_d(nat, w->T_v);
 	w->T_v -= nat;
 	w->inv_bytes += slc + nat;
 	/* A trimmed whole chunk leaves whole blocks without valid data: they
@@ -410,7 +410,7 @@ static double step_limit(struct sim *s, const struct rates *r,
 	   static pool takes one native byte per byte and overwriting it
 	   frees nothing.  GC frees what it reclaims.  Each source holds for
 	   the whole step: the step ends where a pool fills or empties. */
-	double st_room = fmax(0.0, s->slc_st_cap - w->S_st);
+	double st_room = max_d(0.0, s->slc_st_cap - w->S_st);
 	bool dyn_in = st_room <= EPS_B, dyn_out = w->S_dyn > EPS_B;
 	double dF = -h_nat - (dyn_in ? s->m * h_slc : 0) + r->gc +
 		    (dyn_out ? (s->m - 1) * r->fold + s->m * r->h * ow->inv_slc : -r->fold);
@@ -418,35 +418,35 @@ static double step_limit(struct sim *s, const struct rates *r,
 		dF = 0;
 
 	if (r->fold > 0)
-		lim = fmin(lim, S / r->fold);
+		lim = min_d(lim, S / r->fold);
 	if (!dyn_in && h_slc > 0)
-		lim = fmin(lim, st_room / h_slc);
+		lim = min_d(lim, st_room / h_slc);
 	if (dyn_out && w->S_st > EPS_B && r->fold + r->h * ow->inv_slc > 0)
-		lim = fmin(lim, w->S_dyn / (r->fold + r->h * ow->inv_slc));
+		lim = min_d(lim, w->S_dyn / (r->fold + r->h * ow->inv_slc));
 	if (r->gc > 0) {
 		double dTi = r->h * ow->inv_nat - r->gc;
 		if (dTi < 0)
-			lim = fmin(lim, w->T_i / -dTi);
+			lim = min_d(lim, w->T_i / -dTi);
 	}
 	if (r->rg == RG_SLC && r->h > 0)
-		lim = fmin(lim, fmax(wp_slc_room(s), EPS_B) / r->h);
+		lim = min_d(lim, max_d(wp_slc_room(s), EPS_B) / r->h);
 	if (r->rg == RG_STALL && r->fold > 0 && s->m > 0)
-		lim = fmin(lim, (win_open_room(s) - wp_slc_room(s)) /
+		lim = min_d(lim, (win_open_room(s) - wp_slc_room(s)) /
 				(r->fold * (s->m - 1) / s->m));
 	if (r->rg == RG_ROUND && r->fold > 0)
-		lim = fmin(lim, w->round_left / r->fold);
+		lim = min_d(lim, w->round_left / r->fold);
 	if (s->m > 0) {
 		if (s->p.route == ROUTE_SLC_THEN_DIRECT)
-			lim = fmin(lim, cross(F, s->f_res + s->m * (double)ROOM_MIN, dF));
+			lim = min_d(lim, cross(F, s->f_res + s->m * (double)ROOM_MIN, dF));
 		if (s->p.nrounds > 0 && s->f_fg > 0 && S > EPS_B && w->round_seg < 0)
-			lim = fmin(lim, cross(F, s->f_fg, dF));
+			lim = min_d(lim, cross(F, s->f_fg, dF));
 		if (s->p.rho_eff > 0) {
-			lim = fmin(lim, cross(F, s->f_lo, dF));
+			lim = min_d(lim, cross(F, s->f_lo, dF));
 			if (w->gc_active)
-				lim = fmin(lim, cross(F, s->f_lo + s->w_burst, dF));
+				lim = min_d(lim, cross(F, s->f_lo + s->w_burst, dF));
 		}
 	}
-	return fmax(lim, MIN_DT);
+	return max_d(lim, MIN_DT);
 }
 
 /* Apply one step of dt seconds; returns host bytes written. */
@@ -458,7 +458,7 @@ static double step_apply(struct sim *s, const struct rates *r, double dt,
 
 	/* What the new data replaces. */
 	double inv_s = slc_take(w, b * ow->inv_slc, false);
-	double inv_n = fmin(b * ow->inv_nat, w->T_v);
+	double inv_n = min_d(b * ow->inv_nat, w->T_v);
 	w->T_v -= inv_n;
 	if (s->m > 0)
 		w->T_i += inv_n;
@@ -466,9 +466,9 @@ static double step_apply(struct sim *s, const struct rates *r, double dt,
 	/* Where it goes. */
 	double slc = 0;
 	if (r->to_slc) {
-		double st = fmin(b, fmax(0.0, s->slc_st_cap - w->S_st));
-		double dyn = fmin(b - st, fmax(0.0, wp_slc_room(s) -
-					   fmax(0.0, s->slc_st_cap - w->S_st)));
+		double st = min_d(b, max_d(0.0, s->slc_st_cap - w->S_st));
+		double dyn = min_d(b - st, max_d(0.0, wp_slc_room(s) -
+					   max_d(0.0, s->slc_st_cap - w->S_st)));
 		w->S_st += st;
 		w->S_dyn += dyn;
 		slc = st + dyn;
@@ -483,7 +483,7 @@ static double step_apply(struct sim *s, const struct rates *r, double dt,
 	   user capacity, so any excess was overwritten too. */
 	double excess = w->S_st + w->S_dyn + w->T_v - s->U;
 	if (excess > 0) {
-		double x = fmin(excess, w->T_v);
+		double x = min_d(excess, w->T_v);
 		w->T_v -= x;
 		if (s->m > 0)
 			w->T_i += x;
@@ -504,7 +504,7 @@ static double step_apply(struct sim *s, const struct rates *r, double dt,
 	}
 
 	if (r->fold > 0) {
-		double x = fmin(r->fold * dt, foldable(s));
+		double x = min_d(r->fold * dt, foldable(s));
 		fold_apply(s, x, false);
 		if (r->rg == RG_ROUND) {
 			w->round_left -= x;
@@ -548,12 +548,12 @@ double wp_write(struct sim *s, double bytes, double host_cap, double max_dt,
 		if (r.h <= 0 && r.fold <= 0 && r.gc <= 0)
 			break;	/* nothing can move: the caller's limit decides */
 		double dt = step_limit(s, &r, ow);
-		dt = fmin(dt, jitter_tick_end(w->t) - w->t);
-		dt = fmin(dt, t_end - w->t);
+		dt = min_d(dt, jitter_tick_end(w->t) - w->t);
+		dt = min_d(dt, t_end - w->t);
 		if (r.h > 0) {
-			dt = fmin(dt, (bytes - done) / r.h);
+			dt = min_d(dt, (bytes - done) / r.h);
 			if (s->journal_b > 0)
-				dt = fmin(dt, fmax(s->journal_b - w->journal, EPS_B) / r.h);
+				dt = min_d(dt, max_d(s->journal_b - w->journal, EPS_B) / r.h);
 		}
 		if (!(dt > 0))
 			dt = MIN_DT;
