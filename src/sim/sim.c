@@ -144,7 +144,8 @@ int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e)
 		if (s->map)
 			mapcache_prefetch(s->map, div_by(&s->map_div, io->offset));
 	}
-	uint64_t t = timing_slot(s, s->now);
+	/* the interface's slots, when it has fewer than the engine holds */
+	uint64_t t = s->nslots ? timing_slot(s, s->now) : s->now;
 	/* Host activity: bring the background up to now; the drive is busy. */
 	double t_s = ns_to_s(t);
 	if (t_s > s->wp.t)
@@ -186,7 +187,8 @@ int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e)
 	}
 	if (sim_self_check(s, e))
 		return -1;
-	timing_slot_done(s, done);
+	if (s->nslots)
+		timing_slot_done(s, done);
 	double busy = ns_to_s(done);
 	if (busy > s->wp.last_busy)
 		s->wp.last_busy = busy;

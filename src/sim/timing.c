@@ -273,8 +273,12 @@ static uint32_t read_pages(const struct sim *s, struct read_pos *r, struct read_
 				b->n0 = page;
 			const struct page_ns *one = r->one;
 			const uint64_t ch_ns = s->ch_page_ns;
-			for (uint32_t i = 0; i < k; i++)
-				page_add(s, one, pg + i, ch_ns, b, m + i);
+			if (one)	/* two loops: each without the test */
+				for (uint32_t i = 0; i < k; i++)
+					page_add(s, one, pg + i, ch_ns, b, m + i);
+			else
+				for (uint32_t i = 0; i < k; i++)
+					page_add(s, NULL, pg + i, ch_ns, b, m + i);
 			m += (uint32_t)k;
 			pg += k;
 			at += k * page;
@@ -347,10 +351,11 @@ uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 			for (uint32_t i = 0; i < m; i++)
 				ready[i] = start;
 		}
+		const struct divisor ch_div = s->ch_div;	/* not loaded again after each store */
 		for (uint32_t i = 0; i < m; i++) {
 			uint32_t u = b.unit[i];
 			uint64_t a = reserve(&unit_free[u], ready[i], b.svc[i]);
-			end = max_u64(end, reserve(&ch_free[mod_by(&s->ch_div, u)], a, b.ch_ns[i]));
+			end = max_u64(end, reserve(&ch_free[mod_by(&ch_div, u)], a, b.ch_ns[i]));
 		}
 	}
 	if (len != s->rd_link_len) {
