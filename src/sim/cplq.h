@@ -55,21 +55,28 @@ void cplq_heap_first_of_ties(struct cplq *q);
 /* The FIFO's last entry into the heap; -1: no memory. */
 int cplq_evict_tail(struct cplq *q);
 
+/* The most FIFO entries a push moves to the heap (cplq_push). */
+#define CPLQ_EVICT 4
+
 /*
  * Where t goes: after the FIFO's last entry when not earlier (it was
- * submitted later).  Earlier than the last but not than the one before,
- * the last is the one out of order (a write that waits for buffer room
- * completes after the reads behind it): it moves to the heap, t takes
- * its place.  Else t goes to the heap.  -1: no memory.
+ * submitted later).  When only the last few (at most CPLQ_EVICT) are
+ * later than t, they are the ones out of order (writes that wait for
+ * buffer room complete after the reads behind them): they move to the
+ * heap, t goes after the rest.  Else t goes to the heap.  -1: no memory.
  */
 static inline int cplq_push(struct cplq *q, uint64_t t, struct cpl_ent x)
 {
 	uint32_t mask = q->fifo_cap - 1, last = q->fifo_head + q->fifo_n - 1;
 	if (q->fifo_n && t < q->fifo_t[last & mask]) {
-		if (q->fifo_n >= 2 && t < q->fifo_t[(last - 1) & mask])
+		uint32_t k = 1;
+		while (k < q->fifo_n && k <= CPLQ_EVICT && t < q->fifo_t[(last - k) & mask])
+			k++;
+		if (k > CPLQ_EVICT)
 			return cplq_heap_push(q, t, x);
-		if (cplq_evict_tail(q))
-			return -1;
+		for (; k > 0; k--)
+			if (cplq_evict_tail(q))
+				return -1;
 	}
 	if (q->fifo_n == q->fifo_cap) {
 		if (cplq_fifo_grow(q))
