@@ -351,11 +351,10 @@ uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 			for (uint32_t i = 0; i < m; i++)
 				ready[i] = start;
 		}
-		const struct divisor ch_div = s->ch_div;	/* not loaded again after each store */
 		for (uint32_t i = 0; i < m; i++) {
 			uint32_t u = b.unit[i];
 			uint64_t a = reserve(&unit_free[u], ready[i], b.svc[i]);
-			end = max_u64(end, reserve(&ch_free[mod_by(&ch_div, u)], a, b.ch_ns[i]));
+			end = max_u64(end, reserve(&ch_free[mod_by(&s->ch_div, u)], a, b.ch_ns[i]));
 		}
 	}
 	if (len != s->rd_link_len) {
