@@ -150,9 +150,9 @@ static int check_stream(const struct sim *s, const struct sim_stream *st,
 			uint64_t max_bytes, uint64_t max_ns, uint64_t slice_ns,
 			struct sb_err *e)
 {
-	if (s->nheap)
+	if (sim_outstanding(s))
 		return sb_errf(e, "sim: a fluid stream needs an empty queue (%u I/Os outstanding)",
-			       s->nheap);
+			       sim_outstanding(s));
 	if (!st->bs || !st->qd)
 		return sb_errf(e, "sim: a fluid stream needs a block size and a queue depth");
 	if (!max_bytes && !max_ns)
@@ -1089,7 +1089,7 @@ static int fluid_sides(struct sim *s, const struct sim_stream *st, uint64_t max_
 				smp_flush(z->smp, flushing);
 		}
 		uint64_t go = open ? next : UINT64_MAX;
-		if (!s->nheap && !(z->smp && smp_held_next(z->smp)) && go == UINT64_MAX)
+		if (!sim_outstanding(s) && !(z->smp && smp_held_next(z->smp)) && go == UINT64_MAX)
 			break;
 		/* the next completion, or the clock to a side stream's time
 		   (or the end) when that comes first */

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "common/rng.h"
+#include "sim/cplq.h"
 #include "sim/sampler.h"
 #include "sim/sim.h"
 
@@ -116,12 +117,6 @@ static inline uint64_t mod47_by(uint64_t a, uint64_t magic, uint64_t d)
 	return a - q * d;
 }
 
-/* A queued I/O; its completion time is its heap key (sim.c). */
-struct heap_ent {
-	uint64_t seq, tag, t_submit;
-	int32_t res;
-};
-
 struct wbuf_ent {
 	uint64_t drain_end;	/* ns */
 	uint32_t bytes;
@@ -195,9 +190,7 @@ struct sim {
 	uint64_t repeated_writes;	/* sampled mixes' writes repeated: through the
 					   write path, not the discrete engine */
 
-	uint64_t *heap_t;	/* completion heap: times (the keys) ... */
-	struct heap_ent *heap;	/* ... and what each is */
-	uint32_t nheap, heap_cap;
+	struct cplq cq;		/* the I/Os in flight (cplq.h) */
 	uint64_t seq;
 
 	struct rng rng_retry, rng_collide, rng_fw;

@@ -96,124 +96,14 @@ void sim_close(struct sim *s)
 	free(s->ch_free);
 	free(s->slot_free);
 	free(s->wb);
-	free(s->heap_t);
-	free(s->heap);
+	cplq_free(&s->cq);
 	free(s);
 }
 
 const struct sim_profile *sim_profile(const struct sim *s) { return &s->p; }
 uint64_t sim_capacity(const struct sim *s) { return s->capacity; }
 uint64_t sim_now(const struct sim *s) { return s->now; }
-uint32_t sim_outstanding(const struct sim *s) { return s->nheap; }
-
-/*
- * Completion heap, ordered by completion time, the first submitted first
- * among equal times: (time, submission) is unique, so the order of
- * completions is the same whatever the heap's layout.  The sifts compare
- * times only, in an array of their own (a child's two keys share a cache
- * line), without branches (which child is the lesser is as good as
- * random); a pop moves the hole down to a leaf and the last entry up from
- * there (it belongs near the bottom: half the comparisons of a sift from
- * the top).  Equal times are rare (every read and write crosses the one
- * link): a pop that finds one beside the least gives the least time's
- * first submitted I/O the top first.  A 4-ary heap was slower, and so
- * was a radix heap.
- */
-static void heap_up(struct sim *s, uint32_t i, uint64_t t, struct heap_ent x)
-{
-	uint64_t *k = s->heap_t;
-	while (i > 0) {
-		uint32_t up = (i - 1) / 2;
-		if (t >= k[up])
-			break;
-		k[i] = k[up];
-		s->heap[i] = s->heap[up];
-		i = up;
-	}
-	k[i] = t;
-	s->heap[i] = x;
-}
-
-static int heap_push(struct sim *s, uint64_t t, struct heap_ent x)
-{
-	if (s->nheap == s->heap_cap) {
-		uint32_t ncap = s->heap_cap ? s->heap_cap * 2 : 256;
-		uint64_t *k = realloc(s->heap_t, sizeof *k * ncap);
-		if (!k)
-			return -1;
-		s->heap_t = k;
-		struct heap_ent *n = realloc(s->heap, sizeof *n * ncap);
-		if (!n)
-			return -1;
-		s->heap = n;
-		s->heap_cap = ncap;
-	}
-	heap_up(s, s->nheap++, t, x);
-	return 0;
-}
-
-/*
- * The entries at the least time form a subtree at the top (a parent's
- * time is never later): the first submitted of them trades places with
- * the top (equal keys, so the heap stays one).  A depth-first walk that
- * keeps the right children still to visit: at most one per level.
- */
-static void heap_first_of_ties(struct sim *s)
-{
-	const uint64_t *k = s->heap_t;
-	uint64_t t = k[0];
-	uint32_t n = s->nheap, best = 0, i = 0, sp = 0, stack[32];
-	for (;;) {
-		if (s->heap[i].seq < s->heap[best].seq)
-			best = i;
-		uint32_t l = 2 * i + 1, r = l + 1;
-		bool gl = l < n && k[l] == t, gr = r < n && k[r] == t;
-		if (gl && gr)
-			stack[sp++] = r;
-		if (gl)
-			i = l;
-		else if (gr)
-			i = r;
-		else if (sp)
-			i = stack[--sp];
-		else
-			break;
-	}
-	struct heap_ent top = s->heap[0];
-	s->heap[0] = s->heap[best];
-	s->heap[best] = top;
-}
-
-static struct heap_ent heap_pop(struct sim *s)
-{
-	uint64_t *k = s->heap_t;
-	struct heap_ent *h = s->heap;
-	uint32_t n = s->nheap - 1, i = 0;
-	if ((n >= 1 && k[1] == k[0]) || (n >= 2 && k[2] == k[0]))
-		heap_first_of_ties(s);
-	struct heap_ent top = h[0];
-	s->nheap = n;
-	if (!n)
-		return top;
-	/* The entries stand in [0, n]; the last, k[n], is to be placed. */
-	for (;;) {
-		uint32_t c = 2 * i + 1;
-		if (c + 1 >= n) {
-			if (c + 1 == n) {	/* one child: the last entry */
-				k[i] = k[c];
-				h[i] = h[c];
-				i = c;
-			}
-			break;
-		}
-		c += k[c + 1] < k[c];
-		k[i] = k[c];
-		h[i] = h[c];
-		i = c;
-	}
-	heap_up(s, i, k[n], h[n]);
-	return top;
-}
+uint32_t sim_outstanding(const struct sim *s) { return cplq_len(&s->cq); }
 
 /* Trim a byte range: its data stops being valid. */
 static void trim_range(struct sim *s, uint64_t off, uint64_t len)
@@ -254,7 +144,8 @@ int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e)
 		if (s->map)
 			mapcache_prefetch(s->map, div_by(&s->map_div, io->offset));
 	}
-	uint64_t t = timing_slot(s, s->now);
+	/* the interface's slots, when it has fewer than the engine holds */
+	uint64_t t = s->nslots ? timing_slot(s, s->now) : s->now;
 	/* Host activity: bring the background up to now; the drive is busy. */
 	double t_s = ns_to_s(t);
 	if (t_s > s->wp.t)
@@ -296,15 +187,16 @@ int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e)
 	}
 	if (sim_self_check(s, e))
 		return -1;
-	timing_slot_done(s, done);
+	if (s->nslots)
+		timing_slot_done(s, done);
 	double busy = ns_to_s(done);
 	if (busy > s->wp.last_busy)
 		s->wp.last_busy = busy;
-	struct heap_ent h = {
+	struct cpl_ent h = {
 		.seq = s->seq++, .tag = io->tag, .t_submit = s->now,
 		.res = io->op == SIM_FLUSH ? 0 : (int32_t)io->len,
 	};
-	if (heap_push(s, done, h))
+	if (cplq_push(&s->cq, done, h))
 		return sb_errno(e, ENOMEM, "sim: completion queue");
 	return 0;
 }
@@ -313,15 +205,15 @@ int sim_reap(struct sim *s, struct sim_cpl *out, int min, int max,
 	     uint64_t deadline_ns)
 {
 	int n = 0;
-	while (n < max && s->nheap) {
-		uint64_t t = s->heap_t[0];
+	while (n < max && cplq_len(&s->cq)) {
+		uint64_t t = cplq_min_t(&s->cq);
 		if (t > s->now) {
 			/* Wait only while fewer than `min` are in hand. */
 			if (n >= min || t > deadline_ns)
 				break;
 			s->now = t;
 		}
-		struct heap_ent h = heap_pop(s);
+		struct cpl_ent h = cplq_pop(&s->cq);
 		out[n++] = (struct sim_cpl){ h.tag, h.t_submit, t, h.res };
 	}
 	if (n < min && deadline_ns != UINT64_MAX && deadline_ns > s->now)
@@ -331,13 +223,7 @@ int sim_reap(struct sim *s, struct sim_cpl *out, int min, int max,
 
 uint64_t sim_warp(struct sim *s, uint64_t dt)
 {
-	uint64_t last = s->now + dt;
-	for (uint32_t i = 0; i < s->nheap; i++) {
-		s->heap_t[i] += dt;	/* the order stays: every key moves alike */
-		s->heap[i].t_submit += dt;
-		if (s->heap_t[i] > last)
-			last = s->heap_t[i];
-	}
+	uint64_t last = cplq_shift(&s->cq, dt, s->now + dt);
 	timing_shift(s, dt);
 	s->now += dt;
 	return last;

@@ -166,13 +166,14 @@ static uint64_t hash64(uint64_t x)
  * The first draw says whether it meets one, the second which, the third
  * how far in; a suspend cuts the wait (most waits are cut: that answer
  * comes from the integer draw, without the floating-point conversions).
+ * The draws come from r: the caller's copy of rng_collide.
  */
-static uint64_t interference_ns(struct sim *s, uint64_t lim)
+static uint64_t interference_ns(const struct sim *s, struct rng *r, uint64_t lim)
 {
-	if (rng_draw53(&s->rng_collide) >= lim)
+	if (rng_draw53(r) >= lim)
 		return 0;
-	int j = rng_draw53(&s->rng_collide) >= s->prog_lim;
-	uint64_t k = rng_draw53(&s->rng_collide);
+	int j = rng_draw53(r) >= s->prog_lim;
+	uint64_t k = rng_draw53(r);
 	if (k >= s->susp_lim[j])
 		return s->susp_ns;
 	return us(op_wait(k, j ? s->p.t_bers_us : s->p.t_prog_us));
@@ -199,16 +200,116 @@ static uint64_t map_misses(struct sim *s, uint64_t off, uint64_t len)
 	return n;
 }
 
-/* A NAND page read's service time: SLC, or native by the page's type. */
-static const struct page_ns *page_time(const struct sim *s, enum chunk_tag tag, uint64_t ph)
+/* A read's NAND pages, a block at a time, before their reservations:
+   each page's unit, service and retry times and channel transfer. */
+#define RD_BLOCK 32
+struct read_blk {
+	uint32_t unit[RD_BLOCK];
+	uint64_t svc[RD_BLOCK], retry[RD_BLOCK], ch_ns[RD_BLOCK];
+	uint64_t n0;		/* the first page's bytes of the read */
+};
+
+/* Where a read stands between blocks of its pages. */
+struct read_pos {
+	uint64_t at, end;	/* the next byte, the read's end */
+	uint64_t pg, pg_end;	/* at's page, and where it ends */
+	uint64_t c_end;		/* where the chunk of `tag` ends (0: none yet) */
+	enum chunk_tag tag;
+	const struct page_ns *one;	/* the chunk's pages' read time, or NULL:
+					   by each page's type */
+};
+
+/* The chunk at `at` (past the drive's end: unmapped): its tag, where it
+   ends, and its pages' read time when they share one (SLC, or a drive
+   with one native type). */
+static void read_chunk(const struct sim *s, struct read_pos *r)
 {
-	if (tag == CH_SLC && s->p.tr_slc_us > 0)
-		return &s->pg_slc;
-	if (s->ntypes == 1)
-		return &s->pg_nat[0];
-	return &s->pg_nat[mod47_by(ph >> 17, s->type_magic, (uint64_t)s->ntypes)];
+	uint64_t c = r->at >> s->chunk_shift;
+	r->c_end = (c + 1) << s->chunk_shift;
+	r->tag = c < s->nchunks ? chunk_tag(s, c) : CH_UNMAPPED;
+	if (r->tag == CH_SLC && s->p.tr_slc_us > 0)
+		r->one = &s->pg_slc;
+	else
+		r->one = s->ntypes == 1 ? &s->pg_nat[0] : NULL;
 }
 
+/* Page pg's unit and read times (its hash picks both), as the m-th of
+   the block; ch_ns is its transfer. */
+static inline void page_add(const struct sim *s, const struct page_ns *one, uint64_t pg,
+		     uint64_t ch_ns, struct read_blk *b, uint32_t m)
+{
+	uint64_t ph = hash64(pg);
+	const struct page_ns *pt = one ? one :
+		&s->pg_nat[mod47_by(ph >> 17, s->type_magic, (uint64_t)s->ntypes)];
+	b->unit[m] = (uint32_t)mod_by(&s->unit_div, ph);
+	b->svc[m] = pt->svc;
+	b->retry[m] = pt->retry;
+	b->ch_ns[m] = ch_ns;
+}
+
+/*
+ * The next block of a read's NAND pages: up to RD_BLOCK of them.  Pages
+ * in unmapped chunks are left out: nothing is stored there, no NAND
+ * access.  A native page's read time goes by its type, from its hash
+ * (which also picks its unit).  Whole pages in one chunk (nearly all)
+ * go a run at a time: the same tag, the same transfer.
+ */
+static uint32_t read_pages(const struct sim *s, struct read_pos *r, struct read_blk *b)
+{
+	const uint64_t page = s->page_div.d, end = r->end;
+	uint64_t at = r->at, pg = r->pg, pg_end = r->pg_end;
+	uint32_t m = 0;
+	while (at < end && m < RD_BLOCK) {
+		if (at >= r->c_end) {
+			r->at = at;
+			read_chunk(s, r);
+		}
+		uint64_t lim = end < r->c_end ? end : r->c_end;
+		if (r->tag != CH_UNMAPPED && at + page == pg_end && lim >= pg_end) {
+			uint64_t k = div_by(&s->page_div, lim - at);	/* >= 1 */
+			if (k > RD_BLOCK - m)
+				k = RD_BLOCK - m;
+			if (!m)
+				b->n0 = page;
+			const struct page_ns *one = r->one;
+			const uint64_t ch_ns = s->ch_page_ns;
+			if (one)	/* two loops: each without the test */
+				for (uint32_t i = 0; i < k; i++)
+					page_add(s, one, pg + i, ch_ns, b, m + i);
+			else
+				for (uint32_t i = 0; i < k; i++)
+					page_add(s, NULL, pg + i, ch_ns, b, m + i);
+			m += (uint32_t)k;
+			pg += k;
+			at += k * page;
+			pg_end += k * page;
+			continue;
+		}
+		uint64_t n = (pg_end < end ? pg_end : end) - at;
+		if (r->tag != CH_UNMAPPED) {
+			if (!m)
+				b->n0 = n;
+			page_add(s, r->one, pg, n == page ? s->ch_page_ns : xfer_ns((double)n, s->p.ch_gbs),
+				 b, m++);
+		}
+		at += n;
+		pg++;
+		pg_end += page;
+	}
+	r->at = at;
+	r->pg = pg;
+	r->pg_end = pg_end;
+	return m;
+}
+
+/*
+ * A read: the core and firmware, then its NAND pages a block at a time,
+ * each block in steps that each keep little in registers: the pages
+ * (read_pages), their retry draws, their interference draws, then the
+ * unit and channel reservations, in page order.  Each generator draws in
+ * page order as it did page by page (the two are apart), and nothing a
+ * page's reservations depend on comes from a later page's.
+ */
 uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 {
 	const struct sim_profile *p = &s->p;
@@ -218,41 +319,43 @@ uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 	/* Background programs and erases run until the write path's time. */
 	bool busy = ns_to_s(start) < s->wp.t;
 	uint64_t collide_lim = s->collide_lim[s->wp.last != RG_SLC];
-	uint64_t page = s->page_div.d;
-	uint64_t end = start;
-	/* page by page; the chunk's tag is looked up when the chunk changes */
-	uint64_t c_tag = UINT64_MAX;
-	enum chunk_tag tag = CH_UNMAPPED;
+	const uint64_t retry_lim = s->retry_lim;
 	uint64_t pg = div_by(&s->page_div, off);
-	for (uint64_t o = 0; o < len; pg++) {
-		uint64_t at = off + o;
-		uint64_t n = (pg + 1) * page - at;
-		if (n > len - o)
-			n = len - o;
-		o += n;
-		uint64_t c = at >> s->chunk_shift;
-		if (c != c_tag) {
-			c_tag = c;
-			tag = c < s->nchunks ? chunk_tag(s, c) : CH_UNMAPPED;
+	struct read_pos r = { off, off + len, pg, (pg + 1) * s->page_div.d, 0, CH_UNMAPPED, NULL };
+	uint64_t end = start;
+	uint64_t *unit_free = s->unit_free, *ch_free = s->ch_free;
+	struct read_blk b;
+	uint64_t ready[RD_BLOCK];
+	while (r.at < r.end) {
+		uint32_t m = read_pages(s, &r, &b);
+		if (!m)
+			continue;
+		if (retry_lim) {
+			struct rng rr = s->rng_retry;
+			for (uint32_t i = 0; i < m; i++)
+				if (rng_draw53(&rr) < retry_lim)
+					b.svc[i] += b.retry[i];
+			s->rng_retry = rr;
 		}
-		if (tag == CH_UNMAPPED)
-			continue;	/* nothing stored: no NAND access */
-		uint64_t ph = hash64(pg);
-		const struct page_ns *pt = page_time(s, tag, ph);
-		uint64_t svc = pt->svc;
-		if (s->retry_lim && rng_draw53(&s->rng_retry) < s->retry_lim)
-			svc += pt->retry;
-		uint32_t unit = (uint32_t)mod_by(&s->unit_div, ph);
-		uint64_t wait = busy ? interference_ns(s, collide_lim) : 0;
-		uint64_t ch_ns = n == page ? s->ch_page_ns : xfer_ns((double)n, p->ch_gbs);
 		if (maps) {	/* the map pages first (map_misses) */
-			svc += maps * s->tr_map_ns;
-			ch_ns = xfer_ns((double)n + (double)(maps * s->map_page_bytes), p->ch_gbs);
+			b.svc[0] += maps * s->tr_map_ns;
+			b.ch_ns[0] = xfer_ns((double)b.n0 + (double)(maps * s->map_page_bytes), p->ch_gbs);
 			maps = 0;
 		}
-		uint64_t a = reserve(&s->unit_free[unit], start + wait, svc);
-		uint64_t b = reserve(&s->ch_free[mod_by(&s->ch_div, unit)], a, ch_ns);
-		end = max_u64(end, b);
+		if (busy) {
+			struct rng rc = s->rng_collide;
+			for (uint32_t i = 0; i < m; i++)
+				ready[i] = start + interference_ns(s, &rc, collide_lim);
+			s->rng_collide = rc;
+		} else {
+			for (uint32_t i = 0; i < m; i++)
+				ready[i] = start;
+		}
+		for (uint32_t i = 0; i < m; i++) {
+			uint32_t u = b.unit[i];
+			uint64_t a = reserve(&unit_free[u], ready[i], b.svc[i]);
+			end = max_u64(end, reserve(&ch_free[mod_by(&s->ch_div, u)], a, b.ch_ns[i]));
+		}
 	}
 	if (len != s->rd_link_len) {
 		s->rd_link_len = len;
