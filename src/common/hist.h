@@ -71,7 +71,8 @@ static inline void hist_add_at(struct lat_hist *h, uint32_t i, uint64_t v, uint6
    distribution in bulk). */
 static inline void hist_add_n(struct lat_hist *h, uint64_t v, uint64_t n)
 {
-	hist_add_at(h, hist_index(v), v, n);
+	if (n)	/* before the index: a bulk caller's zero counts cost nothing */
+		hist_add_at(h, hist_index(v), v, n);
 }
 
 static inline void hist_add(struct lat_hist *h, uint64_t v)

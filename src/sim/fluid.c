@@ -200,8 +200,11 @@ static void span_mix_init(const struct sim *s, const struct sim_stream *st,
 	uint64_t n[4] = { 0 };
 	uint64_t c0 = st->span_off / s->chunk;
 	uint64_t c1 = (st->span_off + st->span_len - 1) / s->chunk;
-	for (uint64_t c = c0; c <= c1; c++)
-		n[chunk_tag(s, c)]++;
+	if (c0 == 0 && c1 + 1 == s->nchunks)
+		memcpy(n, s->ntag, sizeof n);	/* the whole drive: counted as tagged */
+	else
+		for (uint64_t c = c0; c <= c1; c++)
+			n[chunk_tag(s, c)]++;
 	x->L = (double)st->span_len;
 	x->M_s = fmin(x->L, (double)n[CH_SLC] * (double)s->chunk * chunks_density(s, CH_SLC));
 	x->M_n = fmin(x->L - x->M_s, (double)(n[CH_NATIVE] + n[CH_FOLDED]) *
@@ -267,6 +270,8 @@ static uint64_t share_threshold(double p)
 static void span_mix_retag(struct sim *s, const struct sim_stream *st,
 			   double written, double slc)
 {
+	if (!s->ntag[CH_UNMAPPED])
+		return;		/* nothing unmapped anywhere (a preconditioned drive) */
 	uint64_t c0 = st->span_off / s->chunk;
 	uint64_t c1 = (st->span_off + st->span_len - 1) / s->chunk;
 	double p = 1.0 - exp(-written * (double)s->chunk /
