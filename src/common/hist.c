@@ -49,12 +49,35 @@ void hist_free(struct lat_hist *h)
 		munmap(h, hist_map_len());
 }
 
+/*
+ * A word of nz with this many bits set is cheaper to handle as all its 64
+ * buckets, in a loop the compiler vectorises, than bit by bit: a clear
+ * bit's bucket is zero (hist.h), so clearing or adding it changes
+ * nothing.  A latency shape spread over a slice (fluid.c) sets most bits
+ * of the words it covers.
+ */
+static bool dense(uint64_t m)
+{
+	if (!m)
+		return false;	/* the common word of a sparse histogram */
+	/* the bits counted in place: without a popcount instruction in the
+	   baseline, __builtin_popcountll is a call into libgcc */
+	m -= (m >> 1) & 0x5555555555555555ull;
+	m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
+	m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (m * 0x0101010101010101ull) >> 56 >= 16;
+}
+
 void hist_reset(struct lat_hist *h)
 {
 	if (h->lo <= h->hi) {
 		for (uint32_t w = h->lo >> 6; w <= h->hi >> 6; w++) {
-			for (uint64_t m = h->nz[w]; m; m &= m - 1)
-				h->buckets[w * 64u + (uint32_t)__builtin_ctzll(m)] = 0;
+			uint64_t m = h->nz[w];
+			if (dense(m))
+				memset(h->buckets + w * 64u, 0, 64 * sizeof h->buckets[0]);
+			else
+				for (; m; m &= m - 1)
+					h->buckets[w * 64u + (uint32_t)__builtin_ctzll(m)] = 0;
 			h->nz[w] = 0;
 		}
 	}
@@ -66,6 +89,14 @@ void hist_reset(struct lat_hist *h)
 	h->hi = 0;
 }
 
+/* A word's 64 buckets added; restrict lets the compiler vectorise it
+   (two histograms never share their buckets). */
+static void add64(uint64_t *restrict d, const uint64_t *restrict a)
+{
+	for (unsigned j = 0; j < 64; j++)
+		d[j] += a[j];
+}
+
 void hist_merge(struct lat_hist *dst, const struct lat_hist *src)
 {
 	if (src->count == 0)
@@ -73,6 +104,10 @@ void hist_merge(struct lat_hist *dst, const struct lat_hist *src)
 	for (uint32_t w = src->lo >> 6; w <= src->hi >> 6; w++) {
 		uint64_t m = src->nz[w];
 		dst->nz[w] |= m;
+		if (dense(m)) {
+			add64(dst->buckets + w * 64u, src->buckets + w * 64u);
+			continue;
+		}
 		for (; m; m &= m - 1) {
 			uint32_t i = w * 64u + (uint32_t)__builtin_ctzll(m);
 			dst->buckets[i] += src->buckets[i];
@@ -123,13 +158,23 @@ static uint64_t bucket_value(const struct lat_hist *h, uint32_t i)
 	return v;
 }
 
+/* The samples in word w's 64 buckets (a clear bit's bucket is zero). */
+static uint64_t word_sum(const struct lat_hist *h, uint32_t w)
+{
+	uint64_t c = 0;
+	for (unsigned j = 0; j < 64; j++)
+		c += h->buckets[w * 64u + j];
+	return c;
+}
+
 /*
  * The percentiles ps[from, n) (ascending, each of rank above the middle)
  * from the top down: the bucket where the samples above it stop covering
  * count - rank is the one where the cumulative count from below reaches
  * the rank, so each is the value the walk from below gives, found after
  * the buckets above it rather than all below (a p99 is a few buckets from
- * the top of a slice's thousands).
+ * the top of a slice's thousands).  Both walks pass a dense word whole
+ * when no rank they want is in it.
  */
 static void percentiles_from_top(const struct lat_hist *h, const double *ps, size_t from,
 				 size_t n, uint64_t *out)
@@ -137,6 +182,13 @@ static void percentiles_from_top(const struct lat_hist *h, const double *ps, siz
 	size_t j = n;
 	uint64_t above = 0, want = percentile_rank(ps[j - 1], h->count);
 	for (uint32_t w = (h->hi >> 6) + 1; w-- > (h->lo >> 6) && j > from;) {
+		if (dense(h->nz[w])) {
+			uint64_t c = word_sum(h, w);
+			if (want + above + c <= h->count) {
+				above += c;	/* no rank wanted is here */
+				continue;
+			}
+		}
 		for (uint64_t m = h->nz[w]; m && j > from;) {
 			uint32_t b = 63u - (uint32_t)__builtin_clzll(m);
 			m &= ~(1ull << b);
@@ -181,6 +233,13 @@ void hist_percentiles(const struct lat_hist *h, const double *ps, size_t n,
 	/* Only non-zero buckets move the sum, so only they are visited. */
 	uint64_t cum = 0, want = percentile_rank(ps[0], h->count);
 	for (uint32_t w = h->lo >> 6; w <= h->hi >> 6 && j < n; w++) {
+		if (dense(h->nz[w]) && want != h->count && want != 1) {
+			uint64_t c = word_sum(h, w);
+			if (cum + c < want) {
+				cum += c;	/* no rank wanted is here */
+				continue;
+			}
+		}
 		for (uint64_t m = h->nz[w]; m && j < n; m &= m - 1) {
 			uint32_t i = w * 64u + (uint32_t)__builtin_ctzll(m);
 			cum += h->buckets[i];

@@ -47,13 +47,12 @@ static inline uint32_t hist_index(uint64_t v)
 	       (uint32_t)((v >> (e - HIST_SUB_BITS)) & (HIST_SUB - 1));
 }
 
-/* Record `n` samples of value v (the simulator reports a slice's latency
-   distribution in bulk). */
-static inline void hist_add_n(struct lat_hist *h, uint64_t v, uint64_t n)
+/* hist_add_n with v's bucket i = hist_index(v) known already (a shape
+   spread again and again: fluid.c). */
+static inline void hist_add_at(struct lat_hist *h, uint32_t i, uint64_t v, uint64_t n)
 {
 	if (!n)
 		return;
-	uint32_t i = hist_index(v);
 	h->buckets[i] += n;
 	h->nz[i >> 6] |= 1ull << (i & 63);
 	h->count += n;
@@ -66,6 +65,14 @@ static inline void hist_add_n(struct lat_hist *h, uint64_t v, uint64_t n)
 		h->lo = i;
 	if (i > h->hi)
 		h->hi = i;
+}
+
+/* Record `n` samples of value v (the simulator reports a slice's latency
+   distribution in bulk). */
+static inline void hist_add_n(struct lat_hist *h, uint64_t v, uint64_t n)
+{
+	if (n)	/* before the index: a bulk caller's zero counts cost nothing */
+		hist_add_at(h, hist_index(v), v, n);
 }
 
 static inline void hist_add(struct lat_hist *h, uint64_t v)

@@ -18,10 +18,12 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/model.h"
 #include "sim/sampled.h"
+#include "sim/spread.h"
 
 /* One slice being filled. */
 struct slicer {
@@ -58,9 +60,6 @@ static uint64_t stop_ns(const struct slicer *z, double t)
 		ns = b;		/* rounding, not a real partial slice */
 	return ns;
 }
-
-static void spread(struct lat_hist *dst, const struct lat_hist *shape, uint64_t n,
-		   double scale);
 
 /* A warped gap's reads and writes (exact_gap), r and w of them, added to
    the slice with the latencies of the window's slice t. */
@@ -201,8 +200,11 @@ static void span_mix_init(const struct sim *s, const struct sim_stream *st,
 	uint64_t n[4] = { 0 };
 	uint64_t c0 = st->span_off / s->chunk;
 	uint64_t c1 = (st->span_off + st->span_len - 1) / s->chunk;
-	for (uint64_t c = c0; c <= c1; c++)
-		n[chunk_tag(s, c)]++;
+	if (c0 == 0 && c1 + 1 == s->nchunks)
+		memcpy(n, s->ntag, sizeof n);	/* the whole drive: counted as tagged */
+	else
+		for (uint64_t c = c0; c <= c1; c++)
+			n[chunk_tag(s, c)]++;
 	x->L = (double)st->span_len;
 	x->M_s = fmin(x->L, (double)n[CH_SLC] * (double)s->chunk * chunks_density(s, CH_SLC));
 	x->M_n = fmin(x->L - x->M_s, (double)(n[CH_NATIVE] + n[CH_FOLDED]) *
@@ -268,6 +270,8 @@ static uint64_t share_threshold(double p)
 static void span_mix_retag(struct sim *s, const struct sim_stream *st,
 			   double written, double slc)
 {
+	if (!s->ntag[CH_UNMAPPED])
+		return;		/* nothing unmapped anywhere (a preconditioned drive) */
 	uint64_t c0 = st->span_off / s->chunk;
 	uint64_t c1 = (st->span_off + st->span_len - 1) / s->chunk;
 	double p = 1.0 - exp(-written * (double)s->chunk /
@@ -560,73 +564,6 @@ static int clock_to(struct sim *s, struct slicer *z, double t, struct sb_err *e)
 		return 0;
 	s->now = slice_end_ns(z);
 	return slice_emit(z, slice_end_ns(z), e);
-}
-
-/* Spread n I/Os over a measured distribution, bucket by bucket, each
-   latency times `scale`. */
-static void spread(struct lat_hist *dst, const struct lat_hist *shape, uint64_t n,
-		   double scale)
-{
-	double acc = 0;
-	uint64_t given = 0;
-	if (!shape->count)
-		return;
-	HIST_FOR_EACH_SET(shape, i) {
-		if (!shape->buckets[i])
-			continue;
-		acc += (double)n * (double)shape->buckets[i] / (double)shape->count;
-		uint64_t k = (uint64_t)(acc + 0.5) - given;
-		uint64_t v = hist_bucket_low((uint32_t)i);
-		if (v < shape->min)
-			v = shape->min;
-		hist_add_n(dst, scale == 1.0 ? v : (uint64_t)((double)v * scale + 0.5), k);
-		given += k;
-	}
-}
-
-/*
- * A bulk read stream spreads slice after slice over one shape, and at a
- * steady rate the count is one of two (the carry's floor or ceiling):
- * the last two spreads are kept and merged again when their count comes
- * back, which adds the same buckets as spreading anew (merging and
- * hist_add_n both only add counts, sums and bounds) without a division
- * per bucket.  The shape must not change while the memo is in use.
- */
-struct spread_memo {
-	const struct lat_hist *shape;
-	uint64_t n[2];
-	struct lat_hist *h[2];	/* NULL: not made yet (or no memory) */
-	int next;
-};
-
-static void spread_memo_free(struct spread_memo *m)
-{
-	hist_free(m->h[0]);
-	hist_free(m->h[1]);
-}
-
-static void spread_again(struct spread_memo *m, struct lat_hist *dst,
-			 const struct lat_hist *shape, uint64_t n)
-{
-	for (int i = 0; i < 2; i++)
-		if (m->h[i] && m->shape == shape && m->n[i] == n) {
-			hist_merge(dst, m->h[i]);
-			return;
-		}
-	struct lat_hist *h = m->h[m->next];
-	if (!h && !(h = m->h[m->next] = hist_new())) {
-		spread(dst, shape, n, 1.0);	/* no memory for a memo: spread */
-		return;
-	}
-	if (m->shape != shape) {
-		m->shape = shape;
-		m->n[m->next ^ 1] = UINT64_MAX;
-	}
-	hist_reset(h);
-	spread(h, shape, n, 1.0);
-	m->n[m->next] = n;
-	m->next ^= 1;
-	hist_merge(dst, h);
 }
 
 /* Enough real completions that the latency shape has a p99.99. */
@@ -1243,6 +1180,7 @@ static int fluid_mixed(struct sim *s, const struct sim_stream *st,
 	uint64_t ios_left = max_bytes ? (max_bytes + st->bs - 1) / st->bs : UINT64_MAX;
 	uint64_t warm = qd * 2u, cal = CAL_IOS > 8 * qd ? CAL_IOS : 8 * qd;
 	struct lat_hist *shape = hist_new();
+	struct spread_shape prep = { 0 };	/* the shape taken apart, once measured */
 	int rc = 0;
 	if (!shape)
 		return sb_errno(e, ENOMEM, "sim: histogram");
@@ -1298,6 +1236,7 @@ static int fluid_mixed(struct sim *s, const struct sim_stream *st,
 	struct overwrite ow = { 0 };
 	span_mix_init(s, st, &mix);
 	wbuf_start(s, st, &buf, cap_w, drain);
+	spread_shape_init(&prep, shape);
 	while (measured && !z->stop && done < ios_left && t < deadline - 1e-12) {
 		double t_next = fmin(z->end, deadline);
 		t_next = fmin(t_next, t + (double)(ios_left - done) * bs / cap_w * f_w);
@@ -1340,7 +1279,7 @@ static int fluid_mixed(struct sim *s, const struct sim_stream *st,
 		}
 		carry_w -= (double)n_w;
 		carry_r -= (double)n_r;
-		spread(z->lat, shape, n_r, 1.0);
+		spread_shaped(z->lat, &prep, shape, n_r);
 		wlat_add(s, &wl, z->wlat, n_w, L_w, L_land, t_fw, bs, x_w * L_w);
 		wlat_flush(s, &wl);
 		z->sl.ios += n_r;
@@ -1374,6 +1313,7 @@ static int fluid_mixed(struct sim *s, const struct sim_stream *st,
 	w->last_busy = w->t;
 	s->drain_end = s_to_ns(w->t);
 out:
+	spread_shape_free(&prep);
 	hist_free(shape);
 	return rc;
 }

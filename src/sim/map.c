@@ -149,24 +149,18 @@ void map_after_random(struct sim *s, const struct sim_stream *st, double n, doub
 	uint64_t p0 = st->span_off / s->map_lba, np = span_pages(s, st);
 	struct rng r;
 	rng_seed(&r, st->seed ^ 0x6d6170ull);
-	double before = s->wp.map_wb_bytes;
-	/* The draws run AHEAD lookups in front of the lookups, each asking
-	   the memory for its set: the sets are scattered over the whole
-	   cache, so one lookup at a time waits on the memory each time.
-	   The same draws in the same order, the same lookups in order. */
-	enum { AHEAD = 16 };
-	uint64_t pg[AHEAD];
-	bool wr[AHEAD];
+	/* Drawn a batch at a time, then looked up in order (mapcache.c asks
+	   the memory for each set ahead of its lookup).  The write-backs
+	   they owe are not counted: the stream paid them at its rate. */
+	enum { BATCH = 1024 };
+	uint32_t ops[BATCH];
 	uint64_t total = (uint64_t)k;
-	for (uint64_t i = 0; i < total + AHEAD; i++) {
-		unsigned j = (unsigned)(i % AHEAD);
-		if (i >= AHEAD)
-			map_lookup(s, pg[j], wr[j]);
-		if (i < total) {
-			wr[j] = write_share >= 1.0 || rng_unit(&r) < write_share;
-			pg[j] = p0 + rng_below(&r, np);
-			mapcache_prefetch(s->map, pg[j]);
+	for (uint64_t i = 0; i < total;) {
+		size_t b = 0;
+		for (; b < BATCH && i < total; b++, i++) {
+			bool wr = write_share >= 1.0 || rng_unit(&r) < write_share;
+			ops[b] = mapcache_op(p0 + rng_below(&r, np), wr);
 		}
+		mapcache_access_ops(s->map, ops, b);
 	}
-	s->wp.map_wb_bytes = before;	/* the stream paid them at its rate */
 }

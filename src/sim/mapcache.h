@@ -19,6 +19,7 @@
 #define SSDBENCH_SIM_MAPCACHE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/error.h"
@@ -42,6 +43,20 @@ uint64_t mapcache_slots(const struct mapcache *m);
 /* Look page up (loading it on a miss); a write dirties it.  Returns true
    on a miss; *dirtied (may be NULL) says whether a write-back is owed. */
 bool mapcache_access(struct mapcache *m, uint64_t page, bool write, bool *dirtied);
+
+/* A lookup for mapcache_access_ops: the page (pages are fewer than
+   2^31), with this bit for a write. */
+#define MAPCACHE_OP_WRITE 0x80000000u
+
+static inline uint32_t mapcache_op(uint64_t page, bool write)
+{
+	return (uint32_t)page | (write ? MAPCACHE_OP_WRITE : 0);
+}
+
+/* The lookups ops[0, n), in order, as n calls of mapcache_access would
+   make them (the write-backs owed are in the stats only), each set asked
+   of the memory ahead of its turn. */
+void mapcache_access_ops(struct mapcache *m, const uint32_t *ops, size_t n);
 
 /* Ask the memory for page's set ahead of a lookup that will need it. */
 void mapcache_prefetch(const struct mapcache *m, uint64_t page);

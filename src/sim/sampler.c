@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "sim/sim.h"
+
 #define NBLK 1024
 #define BPG 256			/* pages per block */
 #define NPG (NBLK * BPG)
@@ -31,6 +33,7 @@ struct sampler {
 	double host_w, all_w, decay;
 	double v_avg;		/* valid pages of recent GC victims (EWMA) */
 	uint64_t victims;
+	double wa_uniform;	/* sim_waf_lw(rho), asked for at every write step */
 	struct rng rng;
 };
 
@@ -162,6 +165,7 @@ int sampler_new(double rho, uint64_t user_bytes, double slc_bytes, uint64_t seed
 	if (up > NPG - 4 * BPG)
 		up = NPG - 4 * BPG;
 	sp->upages = (int32_t)up;
+	sp->wa_uniform = sim_waf_lw(rho);
 	sp->grain = (double)user_bytes / up;
 	sp->map = malloc(sizeof *sp->map * (size_t)sp->upages);
 	sp->rmap = malloc(sizeof *sp->rmap * NPG);
@@ -262,6 +266,11 @@ void sampler_trim(struct sampler *sp, uint64_t off, uint64_t len)
 double sampler_wa_recent(const struct sampler *sp)
 {
 	return sp->host_w > 0 ? sp->all_w / sp->host_w : 1.0;
+}
+
+double sampler_wa_uniform(const struct sampler *sp)
+{
+	return sp->wa_uniform;
 }
 
 double sampler_wa(struct sampler *sp)

@@ -56,7 +56,7 @@ double waf_scatter(const struct sim *s)
 {
 	if (!s->samp)
 		return 0;
-	double full = sim_waf_lw(s->p.rho_eff) - 1.0;
+	double full = sampler_wa_uniform(s->samp) - 1.0;	/* rho_eff's */
 	double x = (sampler_wa(s->samp) - 1.0) / full;
 	return x < 0 ? 0 : x > 1 ? 1 : x;
 }

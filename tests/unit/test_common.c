@@ -307,6 +307,106 @@ TEST(hist_reset_and_reuse_is_exact)
 	hist_free(fresh);
 }
 
+/*
+ * Merge, reset and percentiles take a dense word of buckets whole and a
+ * sparse one bit by bit (hist.c): against plain arrays of every bucket,
+ * on histograms that mix dense clusters, sparse values far apart and
+ * set-but-emptied buckets.  The percentile reference walks every bucket
+ * from zero: the first whose running count reaches the rank (rank n is
+ * the max, rank 1 the min), its midpoint inside the exact extremes.
+ */
+static uint64_t ref_percentile(const uint64_t *b, uint64_t count, uint64_t min, uint64_t max,
+			       double p)
+{
+	uint64_t k = percentile_rank(p, count), cum = 0;
+	if (k == count)
+		return max;
+	if (k == 1)
+		return min;
+	for (uint32_t i = 0; i < HIST_NBUCKETS; i++) {
+		cum += b[i];
+		if (cum < k)
+			continue;
+		uint64_t lo = hist_bucket_low(i), hi = hist_bucket_high(i);
+		uint64_t v = hi == UINT64_MAX ? max : lo + (hi - lo) / 2;
+		return v < min ? min : v > max ? max : v;
+	}
+	return max;
+}
+
+TEST(hist_dense_and_sparse_words_against_plain_arrays)
+{
+	struct rng r;
+	rng_seed(&r, 11);
+	struct lat_hist *a = hist_new(), *b = hist_new(), *fresh = hist_new();
+	uint64_t *ref = calloc(HIST_NBUCKETS, sizeof *ref);
+	static const double ps[] = { 0.01, 1, 10, 25, 50, 50.5, 75, 90, 99, 99.9, 99.99, 99.999, 100 };
+	enum { NP = sizeof ps / sizeof ps[0] };
+	for (int round = 0; round < 40; round++) {
+		hist_reset(a);
+		hist_reset(b);
+		CHECK(memcmp(a, fresh, sizeof *a) == 0);
+		CHECK(memcmp(b, fresh, sizeof *b) == 0);
+		memset(ref, 0, HIST_NBUCKETS * sizeof *ref);
+		uint64_t count = 0, min = UINT64_MAX, max = 0;
+		/* stale bits in a: set by a merge, then the buckets emptied */
+		if (round % 3 == 0) {
+			for (int i = 0; i < 200; i++)
+				hist_add(b, 2000 + rng_below(&r, 50000));
+			hist_merge(a, b);
+			hist_reset(b);
+			for (uint32_t i = a->lo; i <= a->hi; i++)
+				a->buckets[i] = 0;
+			a->count = a->sum = a->max = 0;
+			a->min = UINT64_MAX;
+		}
+		int n = 1 + (int)rng_below(&r, 3000);
+		for (int i = 0; i < n; i++) {
+			uint64_t v;
+			switch (rng_below(&r, 4)) {
+			case 0:	/* a dense cluster: every bucket of its words */
+				v = 100000 + rng_below(&r, 30000);
+				break;
+			case 1:	/* sparse, over many powers of two */
+				v = 1000 + (rng_below(&r, 1000) << rng_below(&r, 24));
+				break;
+			case 2:	/* the exact region */
+				v = rng_below(&r, 1024);
+				break;
+			default:	/* another dense cluster, far up */
+				v = 50000000 + rng_below(&r, 10000000);
+			}
+			uint64_t c = 1 + rng_below(&r, 3);
+			hist_add_n(i % 2 ? a : b, v, c);
+			ref[hist_index(v)] += c;
+			count += c;
+			min = v < min ? v : min;
+			max = v > max ? v : max;
+		}
+		hist_merge(a, b);
+		CHECK_EQ_U64(a->count, count);
+		CHECK_EQ_U64(a->min, min);
+		CHECK_EQ_U64(a->max, max);
+		CHECK(memcmp(a->buckets, ref, HIST_NBUCKETS * sizeof *ref) == 0);
+		for (uint32_t i = 0; i < HIST_NBUCKETS; i++)
+			if (ref[i] && !(a->nz[i >> 6] >> (i & 63) & 1))
+				CHECK_FAIL("round %d: bucket %u counted but not marked", round, i);
+		uint64_t got[NP];
+		hist_percentiles(a, ps, NP, got);
+		for (int j = 0; j < NP; j++)
+			if (got[j] != ref_percentile(ref, count, min, max, ps[j]))
+				CHECK_FAIL("round %d, p%g: %llu, reference %llu", round, ps[j],
+					   (unsigned long long)got[j],
+					   (unsigned long long)ref_percentile(ref, count, min, max, ps[j]));
+	}
+	hist_reset(a);
+	CHECK(memcmp(a, fresh, sizeof *a) == 0);
+	free(ref);
+	hist_free(a);
+	hist_free(b);
+	hist_free(fresh);
+}
+
 TEST(hist_encode_roundtrip_and_reject_garbage)
 {
 	struct rng r;

@@ -132,6 +132,8 @@ TEST(sampler_matches_the_oracle)
 		CHECK(sampler_wa(sp) <= 1.01);
 		CHECK(sampler_wa_recent(sp) <= 1.01);
 		double lw = sim_waf_lw(rhos[k]);
+		/* the write path's copy of the oracle is the oracle, bit for bit */
+		CHECK(sampler_wa_uniform(sp) == lw);
 		/* how far random writes get towards steady state: within 0.15
 		   drive-writes where spare space is scarce; with 28 % spare the
 		   first writes fill blocks a sequential pass left wholly stale,

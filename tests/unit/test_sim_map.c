@@ -91,6 +91,106 @@ TEST(mapcache_sets_hold_a_span_that_fits_and_cycle_beyond)
 	mapcache_free(m);
 }
 
+/*
+ * The cache against a plain LRU model, lookup by lookup: each set a list
+ * of pages, most recent first, each with its dirty flag, searched and
+ * moved one entry at a time.  Random lookups over three cache-fulls of
+ * pages, in caches of 8 ways (the branch-free lookup, with a power-of-two
+ * number of sets and without) and fewer; and mapcache_access_ops, given
+ * the same lookups, leaves a cache that answers every later lookup the
+ * same, with the same counts.
+ */
+struct ref_lru {
+	uint64_t sets, ways;
+	uint64_t *page;		/* sets x ways, UINT64_MAX: empty */
+	bool *dirty;
+	struct mapcache_stats st;
+};
+
+static bool ref_access(struct ref_lru *c, uint64_t pg, bool write, bool *dirtied)
+{
+	uint64_t *p = c->page + pg % c->sets * c->ways;
+	bool *d = c->dirty + pg % c->sets * c->ways;
+	uint64_t i = 0;
+	while (i < c->ways && p[i] != pg && p[i] != UINT64_MAX)
+		i++;
+	bool miss = i == c->ways || p[i] != pg;
+	if (i == c->ways)
+		i--;
+	bool was = miss ? false : d[i];
+	*dirtied = write && !was;
+	for (; i > 0; i--) {
+		p[i] = p[i - 1];
+		d[i] = d[i - 1];
+	}
+	p[0] = pg;
+	d[0] = was || write;
+	c->st.hits += !miss;
+	c->st.misses += miss;
+	c->st.dirtied += *dirtied;
+	return miss;
+}
+
+TEST(mapcache_matches_a_plain_lru_and_ops_match_single_lookups)
+{
+	static const uint64_t sizes[] = { 8, 16, 24, 5, 3, 8192, 8 * 37 };
+	struct rng r;
+	rng_seed(&r, 21);
+	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+		uint64_t slots = sizes[k], npages = 3 * slots + 7;
+		struct mapcache *a, *b;
+		struct sb_err e;
+		CHECK(mapcache_new(slots, npages, &a, &e) == 0);
+		CHECK(mapcache_new(slots, npages, &b, &e) == 0);
+		struct ref_lru ref = { .ways = slots < 8 ? slots : 8 };
+		ref.sets = slots / ref.ways;
+		ref.page = malloc(slots * sizeof *ref.page);
+		ref.dirty = calloc(slots, sizeof *ref.dirty);
+		for (uint64_t i = 0; i < slots; i++)
+			ref.page[i] = UINT64_MAX;
+		size_t n = (size_t)(20 * slots + 1000);
+		uint32_t *ops = malloc(n * sizeof *ops);
+		for (int round = 0; round < 3; round++) {
+			for (size_t i = 0; i < n; i++) {
+				uint64_t pg = rng_below(&r, npages);
+				bool wr = rng_below(&r, 3) == 0, d, rd;
+				ops[i] = mapcache_op(pg, wr);
+				bool miss = mapcache_access(a, pg, wr, &d);
+				bool rmiss = ref_access(&ref, pg, wr, &rd);
+				if (miss != rmiss || d != rd) {
+					CHECK_FAIL("%llu slots, lookup %zu of page %llu: miss %d dirtied %d, plain LRU %d %d",
+						   (unsigned long long)slots, i, (unsigned long long)pg,
+						   miss, d, rmiss, rd);
+					break;
+				}
+			}
+			mapcache_access_ops(b, ops, n);
+			struct mapcache_stats sa, sb;
+			mapcache_stats(a, &sa);
+			mapcache_stats(b, &sb);
+			CHECK_EQ_U64(sa.hits, ref.st.hits);
+			CHECK_EQ_U64(sa.misses, ref.st.misses);
+			CHECK_EQ_U64(sa.dirtied, ref.st.dirtied);
+			CHECK_EQ_U64(sb.hits, sa.hits);
+			CHECK_EQ_U64(sb.misses, sa.misses);
+			CHECK_EQ_U64(sb.dirtied, sa.dirtied);
+		}
+		/* what each cache holds, and how: the same answers */
+		for (uint64_t pg = 0; pg < npages; pg++) {
+			bool wr = pg % 2, da, db;
+			bool ma = mapcache_access(a, pg, wr, &da), mb = mapcache_access(b, pg, wr, &db);
+			if (ma != mb || da != db)
+				CHECK_FAIL("%llu slots, page %llu after the runs: miss %d/%d dirtied %d/%d",
+					   (unsigned long long)slots, (unsigned long long)pg, ma, mb, da, db);
+		}
+		free(ops);
+		free(ref.page);
+		free(ref.dirty);
+		mapcache_free(a);
+		mapcache_free(b);
+	}
+}
+
 TEST(mapcache_with_no_room_misses_and_writes_back_everything)
 {
 	struct mapcache *m;
