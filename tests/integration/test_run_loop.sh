@@ -90,11 +90,19 @@ done
 echo "== --buffered: the descriptor that does the I/O has no O_DIRECT"
 $S run --target "$dev" --rw randread --bs 4k --qd 2 --time 2s --buffered --no-db >/dev/null &
 pid=$!
-flags=$(await_flags $pid)
+# The session's own descriptor (O_DIRECT) opens first: a loaded machine
+# may show it alone for a while, so look until the run's I/O descriptor
+# is there too or the run ends.
+buffered=0	# O_DIRECT is 040000 (octal); the session's own descriptor keeps it
+for i in $(seq 100); do
+	flags=$(sync_flags "$pid")
+	for f in $flags; do (( (8#$f & 8#40000) == 0 )) && buffered=1; done
+	[ $buffered = 1 ] && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.1
+done
 wait $pid || fail "buffered run failed"
 echo "buffered: flags $flags"
-buffered=0	# O_DIRECT is 040000 (octal); the session's own descriptor keeps it
-for f in $flags; do (( (8#$f & 8#40000) == 0 )) && buffered=1; done
 [ $buffered = 1 ] || fail "--buffered: every descriptor has O_DIRECT"
 
 echo "== --fsync-every: one fsync per 64 KiB written"
