@@ -134,20 +134,29 @@ static void sample_from_row(sqlite3_stmt *st, void *row)
 	}
 }
 
-int store_load_samples(struct store *s, int64_t workload_id,
-		       struct interval_sample **out, size_t *n,
-		       struct sb_err *e)
+/* A workload's samples in order, each row read by `from_row` into an
+   element of `elem` bytes: the whole rows or only some columns. */
+static int load_sample_rows(struct store *s, int64_t workload_id, enum store_stmt id,
+			    size_t elem, void (*from_row)(sqlite3_stmt *, void *),
+			    void **out, size_t *n, struct sb_err *e)
 {
 	*out = NULL;
 	*n = 0;
 	if (workload_exists(s, workload_id, e))
 		return -1;
-	sqlite3_stmt *st = store_stmt(s, ST_SAMPLE_LIST, e);
+	sqlite3_stmt *st = store_stmt(s, id, e);
 	if (!st)
 		return -1;
 	store_bind_i64(s, st, 1, workload_id);
-	return store_read_rows(s, st, sizeof **out, sample_from_row, NULL,
-			       "reading samples", (void **)out, n, e);
+	return store_read_rows(s, st, elem, from_row, NULL, "reading samples", out, n, e);
+}
+
+int store_load_samples(struct store *s, int64_t workload_id,
+		       struct interval_sample **out, size_t *n,
+		       struct sb_err *e)
+{
+	return load_sample_rows(s, workload_id, ST_SAMPLE_LIST, sizeof **out,
+				sample_from_row, (void **)out, n, e);
 }
 
 static void counts_from_row(sqlite3_stmt *st, void *row)
@@ -166,16 +175,8 @@ int store_load_sample_counts(struct store *s, int64_t workload_id,
 			     struct sample_counts **out, size_t *n,
 			     struct sb_err *e)
 {
-	*out = NULL;
-	*n = 0;
-	if (workload_exists(s, workload_id, e))
-		return -1;
-	sqlite3_stmt *st = store_stmt(s, ST_SAMPLE_COUNTS, e);
-	if (!st)
-		return -1;
-	store_bind_i64(s, st, 1, workload_id);
-	return store_read_rows(s, st, sizeof **out, counts_from_row, NULL,
-			       "reading samples", (void **)out, n, e);
+	return load_sample_rows(s, workload_id, ST_SAMPLE_COUNTS, sizeof **out,
+				counts_from_row, (void **)out, n, e);
 }
 
 int store_load_histogram(struct store *s, int64_t workload_id,
