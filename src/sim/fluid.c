@@ -68,11 +68,11 @@ static void gap_add(struct slicer *z, const struct sim_stream *st,
 {
 	z->sl.ios += r;
 	z->sl.bytes += r * st->bs;
-	spread(z->lat, t->lat, r, 1.0);
+	spread(z->lat, t->lat, r);
 	z->sl.wios += w;
 	z->sl.wbytes += w * st->bs;
 	if (t->wlat)
-		spread(z->wlat, t->wlat, w, 1.0);
+		spread(z->wlat, t->wlat, w);
 	z->smp->repeated += r;
 	z->smp->repeated_w += w;
 }
@@ -103,7 +103,7 @@ static void slice_sample(struct slicer *z, uint64_t t_end_ns)
 		uint64_t n = (uint64_t)llround((double)t->ios * frac);
 		z->sl.bytes = t->ios ? t->bytes / t->ios * n : 0;
 		z->sl.ios = n;
-		spread(z->lat, t->lat, n, 1.0);
+		spread(z->lat, t->lat, n);
 	}
 	/* the slice's own reads, each simulated, are dropped for repeats */
 	z->sl.sim_ios -= now.ios;

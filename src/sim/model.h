@@ -336,7 +336,7 @@ void timing_shift(struct sim *s, uint64_t dt);
 /* Bytes the buffer holds until drain_end (a bulk stream's, drained
    ahead of the host's clock: wpath.c wp_settle); -1 out of memory. */
 int timing_wbuf_hold(struct sim *s, uint64_t drain_end, uint32_t len);
-uint64_t timing_slot(struct sim *s, uint64_t t);	/* interface depth */
+uint64_t timing_slot(struct sim *s, uint64_t t);	/* interface depth (s->nslots > 0) */
 void timing_slot_done(struct sim *s, uint64_t t_done);
 
 /*

@@ -3,10 +3,16 @@
 
 #include <stdlib.h>
 
-/* Spread n I/Os over a measured distribution, bucket by bucket, each
-   latency times `scale`. */
-void spread(struct lat_hist *dst, const struct lat_hist *shape, uint64_t n,
-	    double scale)
+/* The value spread puts in the shape's bucket i: its low bound, not
+   below the shape's least latency. */
+static uint64_t spread_value(const struct lat_hist *shape, uint32_t i)
+{
+	uint64_t v = hist_bucket_low(i);
+	return v < shape->min ? shape->min : v;
+}
+
+/* Spread n I/Os over a measured distribution, bucket by bucket. */
+void spread(struct lat_hist *dst, const struct lat_hist *shape, uint64_t n)
 {
 	double acc = 0;
 	uint64_t given = 0;
@@ -17,10 +23,7 @@ void spread(struct lat_hist *dst, const struct lat_hist *shape, uint64_t n,
 			continue;
 		acc += (double)n * (double)shape->buckets[i] / (double)shape->count;
 		uint64_t k = (uint64_t)(acc + 0.5) - given;
-		uint64_t v = hist_bucket_low((uint32_t)i);
-		if (v < shape->min)
-			v = shape->min;
-		hist_add_n(dst, scale == 1.0 ? v : (uint64_t)((double)v * scale + 0.5), k);
+		hist_add_n(dst, spread_value(shape, (uint32_t)i), k);
 		given += k;
 	}
 }
@@ -57,9 +60,7 @@ void spread_shape_init(struct spread_shape *p, const struct lat_hist *shape)
 	HIST_FOR_EACH_SET(shape, i) {
 		if (!shape->buckets[i])
 			continue;
-		uint64_t v = hist_bucket_low((uint32_t)i);
-		if (v < shape->min)
-			v = shape->min;
+		uint64_t v = spread_value(shape, (uint32_t)i);
 		p->idx[p->n] = hist_index(v);
 		p->v[p->n] = v;
 		p->c[p->n] = (double)shape->buckets[i];
@@ -68,12 +69,12 @@ void spread_shape_init(struct spread_shape *p, const struct lat_hist *shape)
 	p->shape = shape;
 }
 
-/* spread(dst, shape, n, 1.0), from the shape taken apart. */
+/* spread(dst, shape, n), from the shape taken apart. */
 void spread_shaped(struct lat_hist *dst, const struct spread_shape *p,
 		   const struct lat_hist *shape, uint64_t n)
 {
 	if (p->shape != shape) {
-		spread(dst, shape, n, 1.0);
+		spread(dst, shape, n);
 		return;
 	}
 	if (!shape->count)
@@ -113,7 +114,7 @@ void spread_again(struct spread_memo *m, struct lat_hist *dst,
 		}
 	struct lat_hist *h = m->h[m->next];
 	if (!h && !(h = m->h[m->next] = hist_new())) {
-		spread(dst, shape, n, 1.0);	/* no memory for a memo: spread */
+		spread(dst, shape, n);	/* no memory for a memo: spread */
 		return;
 	}
 	if (m->shape != shape) {

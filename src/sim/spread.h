@@ -13,9 +13,8 @@
 
 #include "common/hist.h"
 
-/* n I/Os over shape into dst, each latency times `scale`. */
-void spread(struct lat_hist *dst, const struct lat_hist *shape, uint64_t n,
-	    double scale);
+/* n I/Os over shape into dst. */
+void spread(struct lat_hist *dst, const struct lat_hist *shape, uint64_t n);
 
 /* A shape's non-empty buckets, in order: the value spread gives each,
    that value's bucket and the bucket's count. */
@@ -31,7 +30,7 @@ struct spread_shape {
    spread_shaped spreads as spread does). */
 void spread_shape_init(struct spread_shape *p, const struct lat_hist *shape);
 void spread_shape_free(struct spread_shape *p);
-/* spread(dst, shape, n, 1.0), bit for bit, from p if p is shape's. */
+/* spread(dst, shape, n), bit for bit, from p if p is shape's. */
 void spread_shaped(struct lat_hist *dst, const struct spread_shape *p,
 		   const struct lat_hist *shape, uint64_t n);
 
@@ -45,7 +44,7 @@ struct spread_memo {
 	struct spread_shape prep;	/* the shape taken apart */
 };
 
-/* spread(dst, shape, n, 1.0), bit for bit. */
+/* spread(dst, shape, n), bit for bit. */
 void spread_again(struct spread_memo *m, struct lat_hist *dst,
 		  const struct lat_hist *shape, uint64_t n);
 void spread_memo_free(struct spread_memo *m);

@@ -125,12 +125,12 @@ static uint64_t *pick_core(struct sim *s)
  * it until its completion.  Which slot is which does not matter, only the
  * times they free, so they are kept sorted: the earliest is at the head,
  * and a completion goes in from the back (it is nearly always the
- * latest), not a scan of every slot per I/O.
+ * latest), not a scan of every slot per I/O.  Only a drive with slots
+ * (s->nslots) has them: the caller asks (sim_submit), without a call per
+ * I/O on the others.
  */
 uint64_t timing_slot(struct sim *s, uint64_t t)
 {
-	if (!s->nslots)
-		return t;
 	uint64_t first = s->slot_free[s->slot_head];
 	s->slot_head = s->slot_head + 1 == s->nslots ? 0 : s->slot_head + 1;
 	s->slot_n--;
@@ -139,8 +139,6 @@ uint64_t timing_slot(struct sim *s, uint64_t t)
 
 void timing_slot_done(struct sim *s, uint64_t t_done)
 {
-	if (!s->nslots)
-		return;
 	uint32_t n = s->nslots, j = s->slot_head + s->slot_n;
 	if (j >= n)
 		j -= n;

@@ -76,7 +76,7 @@ TEST(spread_shaped_and_again_add_what_spread_adds)
 			uint64_t n = slice % 3 == 2 ? rng_below(&r, 1000000) : base + (uint64_t)(slice & 1);
 			if (slice == 5)
 				n = 0;
-			spread(want, shape, n, 1.0);
+			spread(want, shape, n);
 			spread_shaped(got, &prep, shape, n);
 			spread_again(&memo, memo_got, shape, n);
 			check_same(got, want, "spread_shaped", round, n);
@@ -100,7 +100,7 @@ TEST(spread_gives_n_ios_in_proportion)
 		make_shape(shape, &r, round % 4);
 		uint64_t n = rng_below(&r, 10000000);
 		hist_reset(h);
-		spread(h, shape, n, 1.0);
+		spread(h, shape, n);
 		CHECK_EQ_U64(h->count, n);
 		double over = 0;
 		HIST_FOR_EACH_SET(shape, i) {
