@@ -1,10 +1,22 @@
 /*
  * The mapping cache's data structure: sets of LRU-ordered slots (see
- * mapcache.h).  A slot holds page + 1 (0: empty) with the dirty flag in
- * the top bit; a set's slots are kept most recent first.
+ * mapcache.h), each set's slots kept most recent first.
+ *
+ * A page's set is page mod nsets, so a slot need only tell apart the
+ * pages of one set: it holds the page's tag, page / nsets + 1 (0: empty),
+ * with a dirty flag above it.  Two layouts, chosen once by the largest
+ * tag of the map:
+ *   - compact: tags up to 127, 8 ways.  A slot is a byte (dirty in its top
+ *     bit), a set one 64-bit word, searched and reordered with word
+ *     arithmetic.  The SN850X's 524288 slots take 512 KiB instead of
+ *     2 MiB: they stay in a core's L2 cache, where the 32-bit slots spilled
+ *     to the shared L3 and every random lookup waited on it;
+ *   - wide: any tag, 32-bit slots (dirty in the top bit), a set of 8 ways
+ *     one cache line.
  */
 #include "sim/mapcache.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
@@ -14,21 +26,59 @@
 #define WAYS_MAX 8u
 #define DIRTY 0x80000000u
 
+/* The compact layout: a byte per slot, the dirty flag its top bit. */
+#define C_DIRTY 0x80u
+#define C_TAG_MAX 0x7fu
+#define BYTES(b) (0x0101010101010101ull * (b))
+
 struct mapcache {
-	uint32_t *slot;
+	uint32_t *slot;		/* wide: nsets x ways slots */
+	uint64_t *set8;		/* compact: one word per set, slot j its byte j */
 	uint64_t nsets, ways, npages;
-	uint64_t set_mask;	/* nsets - 1 when a power of two, else 0 */
+	/* page / nsets: a shift when nsets is a power of two, else a
+	   multiply (div_magic) */
+	int set_shift;		/* -1: not a power of two */
+	uint64_t set_magic;
 	struct mapcache_stats st;
 };
 
-static uint64_t set_index(const struct mapcache *m, uint64_t page)
+/* Where a page is held: its set, and its tag within the set. */
+struct place {
+	uint64_t set;
+	uint32_t tag;		/* page / nsets + 1 */
+};
+
+/*
+ * floor(a / d) as floor(a ceil(2^64 / d) / 2^64), exact for a d < 2^64:
+ * the product exceeds a / d by a (ceil(2^64 / d) - 2^64 / d) / 2^64
+ * < a / 2^64 < 1 / d, less than a / d's distance to the next integer.
+ * Pages and sets are below 2^31, so a d < 2^62.
+ */
+static uint64_t div_magic(uint64_t d)
 {
-	return m->set_mask ? page & m->set_mask : page % m->nsets;
+	return UINT64_MAX / d + 1;
 }
 
-static uint32_t *set_of(const struct mapcache *m, uint64_t page)
+static struct place place_of(const struct mapcache *m, uint64_t page)
 {
-	return m->slot + set_index(m, page) * m->ways;
+	uint64_t q = m->set_shift >= 0 ? page >> m->set_shift :
+		     (uint64_t)(((unsigned __int128)page * m->set_magic) >> 64);
+	return (struct place){ page - q * m->nsets, (uint32_t)q + 1 };
+}
+
+/* The largest tag a page of the map can have. */
+static uint64_t tag_max(uint64_t npages, uint64_t nsets)
+{
+	return npages ? (npages - 1) / nsets + 1 : 0;
+}
+
+static void *alloc_sets(uint64_t bytes)
+{
+	/* Cache-line aligned, so a set of 8 wide ways is one line. */
+	void *p = aligned_alloc(64, (bytes + 63) / 64 * 64);
+	if (p)
+		memset(p, 0, bytes);
+	return p;
 }
 
 int mapcache_new(uint64_t slots, uint64_t npages, struct mapcache **out,
@@ -43,19 +93,19 @@ int mapcache_new(uint64_t slots, uint64_t npages, struct mapcache **out,
 	m->npages = npages;
 	m->ways = slots < WAYS_MAX ? slots : WAYS_MAX;
 	m->nsets = m->ways ? slots / m->ways : 0;
-	if (m->nsets > 1 && !(m->nsets & (m->nsets - 1)))
-		m->set_mask = m->nsets - 1;
-	if (m->ways) {
-		/* Cache-line aligned, so a set of 8 ways is one line. */
-		size_t bytes = m->nsets * m->ways * sizeof *m->slot;
-		m->slot = aligned_alloc(64, (bytes + 63) / 64 * 64);
-		if (m->slot)
-			memset(m->slot, 0, bytes);
-		if (!m->slot) {
-			free(m);
-			return sb_errf(e, "sim: no memory for a map cache of %llu pages",
-				       (unsigned long long)slots);
-		}
+	m->set_shift = -1;
+	if (m->nsets && !(m->nsets & (m->nsets - 1)))
+		m->set_shift = __builtin_ctzll(m->nsets);
+	else if (m->nsets)
+		m->set_magic = div_magic(m->nsets);
+	if (m->ways == WAYS_MAX && tag_max(npages, m->nsets) <= C_TAG_MAX)
+		m->set8 = alloc_sets(m->nsets * sizeof *m->set8);
+	else if (m->ways)
+		m->slot = alloc_sets(m->nsets * m->ways * sizeof *m->slot);
+	if (m->ways && !m->set8 && !m->slot) {
+		free(m);
+		return sb_errf(e, "sim: no memory for a map cache of %llu pages",
+			       (unsigned long long)slots);
 	}
 	*out = m;
 	return 0;
@@ -66,12 +116,59 @@ void mapcache_free(struct mapcache *m)
 	if (!m)
 		return;
 	free(m->slot);
+	free(m->set8);
 	free(m);
 }
 
 uint64_t mapcache_slots(const struct mapcache *m)
 {
 	return m->nsets * m->ways;
+}
+
+uint64_t mapcache_bytes(const struct mapcache *m)
+{
+	return m->set8 ? m->nsets * sizeof *m->set8 : m->nsets * m->ways * sizeof *m->slot;
+}
+
+/* A lookup's outcome, counted in the stats. */
+static inline void count(struct mapcache *m, uint32_t miss, uint32_t dirty)
+{
+	m->st.misses += miss;
+	m->st.hits += miss ^ 1;
+	m->st.dirtied += dirty;
+}
+
+/* 0x80 in each byte of y that is 0, nothing elsewhere, for y with every
+   byte's top bit clear (no carry crosses a byte: 0x7f + 0x7f fits). */
+static inline uint64_t zero_bytes7(uint64_t y)
+{
+	return ~(y + BYTES(C_TAG_MAX)) & BYTES(C_DIRTY);
+}
+
+/*
+ * One lookup in a compact set, without a branch (see access_wide8).  The
+ * slot is the one that holds the tag, else the last: on a miss all 8
+ * move, and the byte dropped is the least recent page or, in a set not
+ * yet full (it fills from the front), an empty slot (0, which no tag
+ * matches).  Bytes 0 to i then move to the front: the looked-up slot's
+ * into byte 0, the ones before it up by one.
+ */
+static inline bool access_compact(struct mapcache *m, uint64_t *set, uint32_t tag, bool write,
+				  bool *dirtied)
+{
+	uint64_t v = *set;
+	uint64_t hit = zero_bytes7((v & BYTES(C_TAG_MAX)) ^ BYTES(tag));
+	unsigned i = (unsigned)__builtin_ctzll(hit | 1ull << 63) >> 3;
+	uint32_t cur = (uint32_t)(v >> 8 * i) & 0xff;
+	uint32_t miss = (cur & C_TAG_MAX) != tag;
+	uint32_t b = cur ^ ((cur ^ tag) & -miss);	/* the tag alone on a miss */
+	uint32_t dirty = (uint32_t)write & ~(b >> 7);
+	b |= dirty << 7;
+	count(m, miss, dirty);
+	*dirtied = dirty;
+	uint64_t front = ~0ull >> (56 - 8 * i);	/* bytes 0 to i */
+	*set = (v & ~front) | (((v << 8) | b) & front);
+	return miss;
 }
 
 #ifdef __SSE2__
@@ -85,14 +182,14 @@ static const uint32_t front_mask[8][8] __attribute__((aligned(16))) = {
 #endif
 
 /*
- * One lookup in a set of 8 ways: what mapcache_access does, without a
+ * One lookup in a wide set of 8 ways: what access_wide does, without a
  * branch on where the page is or on hit or miss.  Under random lookups
  * that place is random, and the scan's and the shift's exits were
  * mispredicted at nearly every lookup.  The slot is the page's, or the
  * first empty one (a set fills from the front), or 8: the set is full.
  */
-static inline bool access8(struct mapcache *m, uint32_t *set, uint32_t key, bool write,
-			   bool *dirtied)
+static inline bool access_wide8(struct mapcache *m, uint32_t *set, uint32_t key, bool write,
+				bool *dirtied)
 {
 #ifdef __SSE2__
 	__m128i lo = _mm_loadu_si128((const __m128i *)set);
@@ -120,9 +217,7 @@ static inline bool access8(struct mapcache *m, uint32_t *set, uint32_t key, bool
 	uint32_t v = (cur & keep) | (key & ~keep);
 	uint32_t dirty = (uint32_t)write & ~(v >> 31);
 	v |= dirty << 31;
-	m->st.misses += miss;
-	m->st.hits += miss ^ 1;
-	m->st.dirtied += dirty;
+	count(m, miss, dirty);
 	*dirtied = dirty;
 	/* To the front: v in slot 0, slots 1 to i take the ones before them. */
 #ifdef __SSE2__
@@ -147,44 +242,21 @@ static inline bool access8(struct mapcache *m, uint32_t *set, uint32_t key, bool
 	return miss;
 }
 
-bool mapcache_access(struct mapcache *m, uint64_t page, bool write, bool *dirtied)
+/* One lookup in a wide set of fewer than 8 ways, one slot at a time. */
+static bool access_wide(struct mapcache *m, uint32_t *set, uint32_t key, bool write,
+			bool *dirtied)
 {
-	bool dummy;
-	if (!dirtied)
-		dirtied = &dummy;
-	*dirtied = false;
-	if (!m->ways) {
-		m->st.misses++;
-		if (write) {
-			/* Nothing is held: every update is written back. */
-			m->st.dirtied++;
-			*dirtied = true;
-		}
-		return true;
-	}
-	uint32_t *set = set_of(m, page);
-	uint32_t key = (uint32_t)(page + 1);
-	if (m->ways == 8)
-		return access8(m, set, key, write, dirtied);
 	uint64_t i = 0;
 	while (i < m->ways && set[i] && (set[i] & ~DIRTY) != key)
 		i++;
-	bool miss = i == m->ways || !set[i];
-	uint32_t v;
-	if (miss) {
-		if (i == m->ways)
-			i = m->ways - 1;	/* evict the least recent */
-		v = key;
-		m->st.misses++;
-	} else {
-		v = set[i];
-		m->st.hits++;
-	}
-	if (write && !(v & DIRTY)) {
-		v |= DIRTY;
-		m->st.dirtied++;
-		*dirtied = true;
-	}
+	uint32_t miss = i == m->ways || !set[i];
+	if (i == m->ways)
+		i = m->ways - 1;	/* evict the least recent */
+	uint32_t v = miss ? key : set[i];
+	uint32_t dirty = write && !(v & DIRTY);
+	v |= dirty ? DIRTY : 0;
+	count(m, miss, dirty);
+	*dirtied = dirty;
 	/* Move to the front. */
 	for (; i > 0; i--)
 		set[i] = set[i - 1];
@@ -192,39 +264,105 @@ bool mapcache_access(struct mapcache *m, uint64_t page, bool write, bool *dirtie
 	return miss;
 }
 
+/* The caller's part of the contract the compact tags rely on. */
+static inline void check_page(const struct mapcache *m, uint64_t page)
+{
+#ifdef SSDBENCH_SIM_CHECKS
+	if (page >= m->npages) {
+		fprintf(stderr, "sim: map page %llu looked up in a map of %llu pages\n",
+			(unsigned long long)page, (unsigned long long)m->npages);
+		abort();
+	}
+#else
+	(void)m;
+	(void)page;
+#endif
+}
+
+bool mapcache_access(struct mapcache *m, uint64_t page, bool write, bool *dirtied)
+{
+	bool dummy;
+	if (!dirtied)
+		dirtied = &dummy;
+	check_page(m, page);
+	if (!m->ways) {
+		/* Nothing is held: every update is written back. */
+		count(m, 1, write);
+		*dirtied = write;
+		return true;
+	}
+	struct place p = place_of(m, page);
+	if (m->set8)
+		return access_compact(m, m->set8 + p.set, p.tag, write, dirtied);
+	uint32_t *set = m->slot + p.set * m->ways;
+	if (m->ways == WAYS_MAX)
+		return access_wide8(m, set, p.tag, write, dirtied);
+	return access_wide(m, set, p.tag, write, dirtied);
+}
+
 /* How far ahead of its lookup a set is asked for: the sets are scattered
    over the whole cache, and one lookup at a time would wait on the
    memory each time. */
 #define AHEAD 16
 
-/* The lookups of ops[0, n) in order, in a cache of 8 ways. */
-static void run8(struct mapcache *m, const uint32_t *ops, size_t n)
+static inline uint64_t op_page(uint32_t op)
+{
+	return op & ~MAPCACHE_OP_WRITE;
+}
+
+/* The lookups of ops[0, n) in order, in a compact cache. */
+static void run_compact(struct mapcache *m, const uint32_t *ops, size_t n)
 {
 	for (size_t i = 0; i < n && i < AHEAD; i++)
-		__builtin_prefetch(set_of(m, ops[i] & ~MAPCACHE_OP_WRITE));
+		__builtin_prefetch(m->set8 + place_of(m, op_page(ops[i])).set);
 	for (size_t i = 0; i < n; i++) {
 		if (i + AHEAD < n)
-			__builtin_prefetch(set_of(m, ops[i + AHEAD] & ~MAPCACHE_OP_WRITE));
-		uint32_t page = ops[i] & ~MAPCACHE_OP_WRITE;
+			__builtin_prefetch(m->set8 + place_of(m, op_page(ops[i + AHEAD])).set);
+		check_page(m, op_page(ops[i]));
+		struct place p = place_of(m, op_page(ops[i]));
 		bool d;
-		access8(m, set_of(m, page), page + 1, ops[i] & MAPCACHE_OP_WRITE, &d);
+		access_compact(m, m->set8 + p.set, p.tag, ops[i] & MAPCACHE_OP_WRITE, &d);
+	}
+}
+
+/* The lookups of ops[0, n) in order, in a wide cache of 8 ways. */
+static void run_wide8(struct mapcache *m, const uint32_t *ops, size_t n)
+{
+	for (size_t i = 0; i < n && i < AHEAD; i++)
+		__builtin_prefetch(m->slot + place_of(m, op_page(ops[i])).set * WAYS_MAX);
+	for (size_t i = 0; i < n; i++) {
+		if (i + AHEAD < n)
+			__builtin_prefetch(m->slot + place_of(m, op_page(ops[i + AHEAD])).set * WAYS_MAX);
+		check_page(m, op_page(ops[i]));
+		struct place p = place_of(m, op_page(ops[i]));
+		bool d;
+		access_wide8(m, m->slot + p.set * WAYS_MAX, p.tag, ops[i] & MAPCACHE_OP_WRITE, &d);
 	}
 }
 
 void mapcache_access_ops(struct mapcache *m, const uint32_t *ops, size_t n)
 {
-	if (m->ways == 8) {
-		run8(m, ops, n);
+	if (m->set8) {
+		run_compact(m, ops, n);
+		return;
+	}
+	if (m->ways == WAYS_MAX) {
+		run_wide8(m, ops, n);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		mapcache_access(m, ops[i] & ~MAPCACHE_OP_WRITE, ops[i] & MAPCACHE_OP_WRITE, NULL);
+		mapcache_access(m, op_page(ops[i]), ops[i] & MAPCACHE_OP_WRITE, NULL);
 }
 
 void mapcache_prefetch(const struct mapcache *m, uint64_t page)
 {
-	if (m->ways)
-		__builtin_prefetch(set_of(m, page));
+	if (!m->ways)
+		return;
+	uint64_t set = place_of(m, page).set;
+	if (m->set8)
+		__builtin_prefetch(m->set8 + set);
+	else
+		__builtin_prefetch(m->slot + set * m->ways);
 }
 
 void mapcache_stats(const struct mapcache *m, struct mapcache_stats *st)

@@ -13,7 +13,8 @@
  * hash), a contiguous span of pages spreads over the sets within one
  * page, so a span no larger than the cache fits whole and uniform access
  * over a larger span of N pages hits with probability slots / N, as a
- * fully associative LRU would.  Deterministic; 4 bytes per slot.
+ * fully associative LRU would.  Deterministic; 1 byte per slot when the
+ * map has at most 127 pages per set and the sets 8 ways, else 4.
  */
 #ifndef SSDBENCH_SIM_MAPCACHE_H
 #define SSDBENCH_SIM_MAPCACHE_H
@@ -40,8 +41,12 @@ void mapcache_free(struct mapcache *m);
 /* Slots actually used: `slots` rounded down to whole sets. */
 uint64_t mapcache_slots(const struct mapcache *m);
 
-/* Look page up (loading it on a miss); a write dirties it.  Returns true
-   on a miss; *dirtied (may be NULL) says whether a write-back is owed. */
+/* Bytes the slots take. */
+uint64_t mapcache_bytes(const struct mapcache *m);
+
+/* Look page (< npages) up, loading it on a miss; a write dirties it.
+   Returns true on a miss; *dirtied (may be NULL) says whether a
+   write-back is owed. */
 bool mapcache_access(struct mapcache *m, uint64_t page, bool write, bool *dirtied);
 
 /* A lookup for mapcache_access_ops: the page (pages are fewer than

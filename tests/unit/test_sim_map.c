@@ -94,11 +94,12 @@ TEST(mapcache_sets_hold_a_span_that_fits_and_cycle_beyond)
 /*
  * The cache against a plain LRU model, lookup by lookup: each set a list
  * of pages, most recent first, each with its dirty flag, searched and
- * moved one entry at a time.  Random lookups over three cache-fulls of
- * pages, in caches of 8 ways (the branch-free lookup, with a power-of-two
- * number of sets and without) and fewer; and mapcache_access_ops, given
- * the same lookups, leaves a cache that answers every later lookup the
- * same, with the same counts.
+ * moved one entry at a time.  Each cache is given several page streams
+ * (below), in both layouts (mapcache.c: one byte per slot when a set of 8
+ * ways tells apart at most 127 pages, 32-bit slots else, and in sets of
+ * fewer than 8 ways), with a power-of-two number of sets and without; and
+ * mapcache_access_ops, given the same lookups, leaves a cache that
+ * answers every later lookup the same, with the same counts.
  */
 struct ref_lru {
 	uint64_t sets, ways;
@@ -131,64 +132,154 @@ static bool ref_access(struct ref_lru *c, uint64_t pg, bool write, bool *dirtied
 	return miss;
 }
 
+/*
+ * The page streams: uniform over the map; a hot few pages of one set
+ * (hits at every way, in every order); a cycle of ways + 1 pages of one
+ * set (LRU evicts each just before it returns); the map's last pages
+ * (the largest tags, next to the layouts' boundary); a sequential sweep.
+ */
+enum stream { UNIFORM, HOT_SET, CYCLE_SET, TOP_TAGS, SWEEP, NSTREAMS };
+static const char *const stream_name[] = { "uniform", "hot set", "cycle in a set",
+					    "top tags", "sweep" };
+
+static uint64_t stream_page(enum stream k, struct rng *r, uint64_t i, uint64_t npages,
+			    uint64_t sets, uint64_t ways)
+{
+	uint64_t set = (npages - 1) % sets;	/* a set holding the largest tag */
+	uint64_t in_set = (npages - 1 - set) / sets + 1;	/* its pages */
+	switch (k) {
+	case UNIFORM:
+		return rng_below(r, npages);
+	case HOT_SET: {
+		uint64_t w = ways + 3 < in_set ? ways + 3 : in_set;
+		return set + (in_set - 1 - rng_below(r, w)) * sets;
+	}
+	case CYCLE_SET:
+		return set + (in_set - 1 - i % (ways + 1 < in_set ? ways + 1 : in_set)) * sets;
+	case TOP_TAGS: {
+		uint64_t top = 3 * sets < npages ? 3 * sets : npages;
+		return npages - 1 - rng_below(r, top);
+	}
+	case SWEEP:
+	default:
+		return i % npages;
+	}
+}
+
+/* Fails (and says where) when the cache and the plain LRU part. */
+static void compare_with_plain_lru(uint64_t slots, uint64_t npages, enum stream k, uint64_t seed)
+{
+	struct mapcache *a, *b;
+	struct sb_err e;
+	CHECK(mapcache_new(slots, npages, &a, &e) == 0);
+	CHECK(mapcache_new(slots, npages, &b, &e) == 0);
+	struct ref_lru ref = { .ways = slots < 8 ? slots : 8 };
+	ref.sets = slots / ref.ways;
+	ref.page = malloc(slots * sizeof *ref.page);
+	ref.dirty = calloc(slots, sizeof *ref.dirty);
+	for (uint64_t i = 0; i < slots; i++)
+		ref.page[i] = UINT64_MAX;
+	struct rng r;
+	rng_seed(&r, seed);
+	size_t n = (size_t)(20 * slots + 1000);
+	uint32_t *ops = malloc(n * sizeof *ops);
+	bool parted = false;
+	for (int round = 0; round < 3 && !parted; round++) {
+		for (size_t i = 0; i < n; i++) {
+			uint64_t pg = stream_page(k, &r, round * n + i, npages, ref.sets, ref.ways);
+			bool wr = rng_below(&r, 3) == 0, d, rd;
+			ops[i] = mapcache_op(pg, wr);
+			bool miss = mapcache_access(a, pg, wr, &d);
+			bool rmiss = ref_access(&ref, pg, wr, &rd);
+			if (miss != rmiss || d != rd) {
+				CHECK_FAIL("%llu slots, %llu pages, %s: lookup %zu of page %llu: miss %d dirtied %d, plain LRU %d %d",
+					   (unsigned long long)slots, (unsigned long long)npages,
+					   stream_name[k], i, (unsigned long long)pg, miss, d, rmiss, rd);
+				parted = true;
+				break;
+			}
+		}
+		if (parted)
+			break;
+		mapcache_access_ops(b, ops, n);
+		struct mapcache_stats sa, sb;
+		mapcache_stats(a, &sa);
+		mapcache_stats(b, &sb);
+		if (sa.hits != ref.st.hits || sa.misses != ref.st.misses ||
+		    sa.dirtied != ref.st.dirtied || sb.hits != sa.hits ||
+		    sb.misses != sa.misses || sb.dirtied != sa.dirtied)
+			CHECK_FAIL("%llu slots, %llu pages, %s: hits/misses/dirtied %llu/%llu/%llu, by ops %llu/%llu/%llu, plain LRU %llu/%llu/%llu",
+				   (unsigned long long)slots, (unsigned long long)npages, stream_name[k],
+				   (unsigned long long)sa.hits, (unsigned long long)sa.misses,
+				   (unsigned long long)sa.dirtied, (unsigned long long)sb.hits,
+				   (unsigned long long)sb.misses, (unsigned long long)sb.dirtied,
+				   (unsigned long long)ref.st.hits, (unsigned long long)ref.st.misses,
+				   (unsigned long long)ref.st.dirtied);
+	}
+	/* what each cache holds, and how: the same answers as the plain LRU */
+	for (uint64_t pg = 0; pg < npages && !parted; pg++) {
+		bool wr = pg % 2, da, db, dr;
+		bool ma = mapcache_access(a, pg, wr, &da), mb = mapcache_access(b, pg, wr, &db);
+		bool mr = ref_access(&ref, pg, wr, &dr);
+		if (ma != mr || mb != mr || da != dr || db != dr) {
+			CHECK_FAIL("%llu slots, %llu pages, %s: page %llu after the runs: miss %d/%d dirtied %d/%d, plain LRU %d %d",
+				   (unsigned long long)slots, (unsigned long long)npages, stream_name[k],
+				   (unsigned long long)pg, ma, mb, da, db, mr, dr);
+			break;
+		}
+	}
+	free(ops);
+	free(ref.page);
+	free(ref.dirty);
+	mapcache_free(a);
+	mapcache_free(b);
+}
+
+/* slots, pages, and the layout's bytes per slot (mapcache.c) */
+static const struct { uint64_t slots, npages, bytes_per_slot; } lru_cases[] = {
+	{ 8, 31, 1 },			/* one set */
+	{ 16, 55, 1 },			/* 2 sets */
+	{ 24, 79, 1 },			/* 3 sets */
+	{ 8192, 3 * 8192 + 7, 1 },
+	{ 8 * 37, 3 * 8 * 37 + 7, 1 },
+	{ 8 * 37, 37 * 127, 1 },	/* largest tag 127: compact */
+	{ 8 * 37, 37 * 127 + 1, 4 },	/* 128: wide */
+	{ 32, 4 * 127, 1 },
+	{ 32, 4 * 127 + 1, 4 },
+	{ 8, 300, 4 },			/* one set of 300 pages */
+	{ 16, 1000, 4 },
+	{ 8 * 768, 114441, 4 },		/* the rc100-480gb's: 768 sets, tags to 150 */
+	{ 5, 22, 4 },			/* fewer than 8 ways: wide */
+	{ 3, 16, 4 },
+};
+
 TEST(mapcache_matches_a_plain_lru_and_ops_match_single_lookups)
 {
-	static const uint64_t sizes[] = { 8, 16, 24, 5, 3, 8192, 8 * 37 };
-	struct rng r;
-	rng_seed(&r, 21);
-	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
-		uint64_t slots = sizes[k], npages = 3 * slots + 7;
-		struct mapcache *a, *b;
+	for (size_t c = 0; c < sizeof lru_cases / sizeof lru_cases[0]; c++) {
+		struct mapcache *m;
 		struct sb_err e;
-		CHECK(mapcache_new(slots, npages, &a, &e) == 0);
-		CHECK(mapcache_new(slots, npages, &b, &e) == 0);
-		struct ref_lru ref = { .ways = slots < 8 ? slots : 8 };
-		ref.sets = slots / ref.ways;
-		ref.page = malloc(slots * sizeof *ref.page);
-		ref.dirty = calloc(slots, sizeof *ref.dirty);
-		for (uint64_t i = 0; i < slots; i++)
-			ref.page[i] = UINT64_MAX;
-		size_t n = (size_t)(20 * slots + 1000);
-		uint32_t *ops = malloc(n * sizeof *ops);
-		for (int round = 0; round < 3; round++) {
-			for (size_t i = 0; i < n; i++) {
-				uint64_t pg = rng_below(&r, npages);
-				bool wr = rng_below(&r, 3) == 0, d, rd;
-				ops[i] = mapcache_op(pg, wr);
-				bool miss = mapcache_access(a, pg, wr, &d);
-				bool rmiss = ref_access(&ref, pg, wr, &rd);
-				if (miss != rmiss || d != rd) {
-					CHECK_FAIL("%llu slots, lookup %zu of page %llu: miss %d dirtied %d, plain LRU %d %d",
-						   (unsigned long long)slots, i, (unsigned long long)pg,
-						   miss, d, rmiss, rd);
-					break;
-				}
-			}
-			mapcache_access_ops(b, ops, n);
-			struct mapcache_stats sa, sb;
-			mapcache_stats(a, &sa);
-			mapcache_stats(b, &sb);
-			CHECK_EQ_U64(sa.hits, ref.st.hits);
-			CHECK_EQ_U64(sa.misses, ref.st.misses);
-			CHECK_EQ_U64(sa.dirtied, ref.st.dirtied);
-			CHECK_EQ_U64(sb.hits, sa.hits);
-			CHECK_EQ_U64(sb.misses, sa.misses);
-			CHECK_EQ_U64(sb.dirtied, sa.dirtied);
-		}
-		/* what each cache holds, and how: the same answers */
-		for (uint64_t pg = 0; pg < npages; pg++) {
-			bool wr = pg % 2, da, db;
-			bool ma = mapcache_access(a, pg, wr, &da), mb = mapcache_access(b, pg, wr, &db);
-			if (ma != mb || da != db)
-				CHECK_FAIL("%llu slots, page %llu after the runs: miss %d/%d dirtied %d/%d",
-					   (unsigned long long)slots, (unsigned long long)pg, ma, mb, da, db);
-		}
-		free(ops);
-		free(ref.page);
-		free(ref.dirty);
-		mapcache_free(a);
-		mapcache_free(b);
+		CHECK(mapcache_new(lru_cases[c].slots, lru_cases[c].npages, &m, &e) == 0);
+		if (mapcache_bytes(m) != lru_cases[c].bytes_per_slot * lru_cases[c].slots)
+			CHECK_FAIL("%llu slots, %llu pages: %llu bytes, not %llu per slot",
+				   (unsigned long long)lru_cases[c].slots,
+				   (unsigned long long)lru_cases[c].npages,
+				   (unsigned long long)mapcache_bytes(m),
+				   (unsigned long long)lru_cases[c].bytes_per_slot);
+		mapcache_free(m);
+		for (int k = 0; k < NSTREAMS; k++)
+			compare_with_plain_lru(lru_cases[c].slots, lru_cases[c].npages, k, 21 + c);
 	}
+}
+
+/* The SN850X's: 2048 MiB / 4 KiB = 524288 slots, 65536 sets of 8, over
+   4000 GB / 4 MiB = 953675 pages: at most 15 per set, 512 KiB of slots. */
+TEST(mapcache_of_the_sn850x_takes_a_byte_per_slot)
+{
+	struct mapcache *m;
+	struct sb_err e;
+	CHECK(mapcache_new(524288, 953675, &m, &e) == 0);
+	CHECK_EQ_U64(mapcache_bytes(m), 512 * 1024);
+	mapcache_free(m);
 }
 
 TEST(mapcache_with_no_room_misses_and_writes_back_everything)
