@@ -279,12 +279,11 @@ static inline void check_page(const struct mapcache *m, uint64_t page)
 #endif
 }
 
-bool mapcache_access(struct mapcache *m, uint64_t page, bool write, bool *dirtied)
+/* mapcache_access in a cache of the wide layout, or of no slots; apart,
+   so that the compact layout's lookup stays a short leaf function. */
+static __attribute__((noinline)) bool access_not_compact(struct mapcache *m, uint64_t page,
+							 bool write, bool *dirtied)
 {
-	bool dummy;
-	if (!dirtied)
-		dirtied = &dummy;
-	check_page(m, page);
 	if (!m->ways) {
 		/* Nothing is held: every update is written back. */
 		count(m, 1, write);
@@ -292,12 +291,22 @@ bool mapcache_access(struct mapcache *m, uint64_t page, bool write, bool *dirtie
 		return true;
 	}
 	struct place p = place_of(m, page);
-	if (m->set8)
-		return access_compact(m, m->set8 + p.set, p.tag, write, dirtied);
 	uint32_t *set = m->slot + p.set * m->ways;
 	if (m->ways == WAYS_MAX)
 		return access_wide8(m, set, p.tag, write, dirtied);
 	return access_wide(m, set, p.tag, write, dirtied);
+}
+
+bool mapcache_access(struct mapcache *m, uint64_t page, bool write, bool *dirtied)
+{
+	bool dummy;
+	if (!dirtied)
+		dirtied = &dummy;
+	check_page(m, page);
+	if (!m->set8)
+		return access_not_compact(m, page, write, dirtied);
+	struct place p = place_of(m, page);
+	return access_compact(m, m->set8 + p.set, p.tag, write, dirtied);
 }
 
 /* How far ahead of its lookup a set is asked for: the sets are scattered
