@@ -159,25 +159,6 @@ static uint64_t hash64(uint64_t x)
 }
 
 /*
- * A read waits behind background programs and erases on its unit (only
- * while the write path is busy past the read's start: the caller asks).
- * The first draw says whether it meets one, the second which, the third
- * how far in; a suspend cuts the wait (most waits are cut: that answer
- * comes from the integer draw, without the floating-point conversions).
- * The draws come from r: the caller's copy of rng_collide.
- */
-static uint64_t interference_ns(const struct sim *s, struct rng *r, uint64_t lim)
-{
-	if (rng_draw53(r) >= lim)
-		return 0;
-	int j = rng_draw53(r) >= s->prog_lim;
-	uint64_t k = rng_draw53(r);
-	if (k >= s->susp_lim[j])
-		return s->susp_ns;
-	return us(op_wait(k, j ? s->p.t_bers_us : s->p.t_prog_us));
-}
-
-/*
  * A read whose map page the cache does not hold loads it first (map.c):
  * the map-page reads it misses, in ns.  They go to the unit of the read's
  * first data page, just before it, with their transfer on its channel:
@@ -275,62 +256,126 @@ struct read_go {
 /* The most pages whose draws are taken at once (the retry mask's bits). */
 #define RD_BLOCK 64
 
-/* The interference waits of the next m pages (busy), from rng_collide,
-   in page order. */
+/*
+ * A read waits behind background programs and erases on its unit (only
+ * while the write path is busy past the read's start: the caller asks).
+ * Per page, in page order, from rng_collide (drawn by nothing else): the
+ * first draw says whether it meets one, the second which, the third how
+ * far in; a suspend cuts the wait (the integer bound susp_lim says when).
+ * Whether a page meets one is as good as random, so a branch on it would
+ * be mispredicted often: the draws come from a ring the generator fills
+ * ahead (collide_fill), and each page takes one or three of them, its
+ * wait chosen without a branch.
+ */
+static void collide_fill(struct sim *s)
+{
+	struct rng r = s->rng_collide;
+	uint32_t n = s->coll_n;
+	const uint32_t h = s->coll_head;
+	for (; n < COLL_RING; n++)
+		s->coll_ring[(h + n) & (COLL_RING - 1)] = rng_draw53(&r);
+	s->coll_n = n;
+	s->rng_collide = r;
+}
+
+/* The interference waits of the next m <= RD_BLOCK pages. */
 static void collide_waits(struct sim *s, const struct read_go *g, uint32_t m, uint64_t *wait)
 {
-	struct rng rc = s->rng_collide;
-	for (uint32_t i = 0; i < m; i++)
-		wait[i] = interference_ns(s, &rc, g->collide_lim);
-	s->rng_collide = rc;
+	_Static_assert(3 * RD_BLOCK <= COLL_RING, "a block's draws fit the ring");
+	if (s->coll_n < 3 * m)
+		collide_fill(s);
+	const uint64_t *ring = s->coll_ring, lim = g->collide_lim, prog_lim = s->prog_lim;
+	const uint64_t susp_lim[2] = { s->susp_lim[0], s->susp_lim[1] }, susp_ns = s->susp_ns;
+	const double op[2] = { s->p.t_prog_us, s->p.t_bers_us };
+	const uint32_t h = s->coll_head, mask = COLL_RING - 1;
+	uint32_t used = 0;
+	for (uint32_t i = 0; i < m; i++) {
+		uint32_t at = h + used;
+		uint64_t k0 = ring[at & mask], k1 = ring[(at + 1) & mask], k2 = ring[(at + 2) & mask];
+		bool meets = k0 < lim;
+		int j = k1 >= prog_lim;	/* an erase */
+		uint64_t into = us(op_wait(k2, op[j]));
+		uint64_t w = k2 >= susp_lim[j] ? susp_ns : into;
+		wait[i] = meets ? w : 0;
+		used += meets ? 3 : 1;
+	}
+	s->coll_head = (h + used) & mask;
+	s->coll_n -= used;
+}
+
+/* What each page of a read uses, copied into locals: the compiler then
+   keeps them in registers (through a pointer into the sim each store to
+   a unit's or channel's free time would make it load them again). */
+struct page_env {
+	uint64_t *unit_free, *ch_free;
+	const struct page_ns *nat;
+	struct divisor unit_div, ch_div;
+	uint64_t type_magic, ntypes;
+};
+
+static inline struct page_env page_env_of(const struct sim *s)
+{
+	return (struct page_env){ s->unit_free, s->ch_free, s->pg_nat, s->unit_div, s->ch_div,
+				  s->type_magic, (uint64_t)s->ntypes };
 }
 
 /*
  * One page: its hash picks its unit and (a native page of a drive with
  * several types: one = NULL) its type's read time; a retry adds the
  * retry time; then it reserves its unit from `ready` and its channel
- * after that.  `pow2`: units and channels are known to be powers of two
- * (masks; else mod_by asks), constant in each caller, so each variant
- * has its own code.
+ * after that.  Returns the read's end with this page's transfer.
+ * `pow2`: units and channels are known to be powers of two (masks; else
+ * mod_by asks), constant in each caller, so each variant has its own
+ * code.
  */
-static inline __attribute__((always_inline)) void
-page_go(const struct sim *s, struct read_go *g, const struct page_ns *one, bool pow2,
-	uint64_t pg, bool retry, uint64_t ready, uint64_t extra_svc, uint64_t ch_ns)
+static inline __attribute__((always_inline)) uint64_t
+page_go(const struct page_env *v, const struct page_ns *one, bool pow2, uint64_t pg, bool retry,
+	uint64_t ready, uint64_t extra_svc, uint64_t ch_ns, uint64_t end)
 {
 	uint64_t ph = hash64(pg);
-	const struct page_ns *pt = one ? one :
-		&s->pg_nat[mod47_by(ph >> 17, s->type_magic, (uint64_t)s->ntypes)];
-	uint64_t u = pow2 ? ph & s->unit_div.mask : mod_by(&s->unit_div, ph);
-	uint64_t c = pow2 ? u & s->ch_div.mask : mod_by(&s->ch_div, u);
+	const struct page_ns *pt = one ? one : &v->nat[mod47_by(ph >> 17, v->type_magic, v->ntypes)];
+	uint64_t u = pow2 ? ph & v->unit_div.mask : mod_by(&v->unit_div, ph);
+	uint64_t c = pow2 ? u & v->ch_div.mask : mod_by(&v->ch_div, u);
 	uint64_t svc = pt->svc + (retry ? pt->retry : 0) + extra_svc;
-	uint64_t a = reserve(&s->unit_free[u], ready, svc);
-	g->end = max_u64(g->end, reserve(&s->ch_free[c], a, ch_ns));
+	uint64_t a = reserve(&v->unit_free[u], ready, svc);
+	return max_u64(end, reserve(&v->ch_free[c], a, ch_ns));
 }
 
-/* Whole pages pg .. pg + k - 1 (bits of rmask retry; wait[] their
-   interference, or NULL), in a loop without the first page's cases. */
-static inline __attribute__((always_inline)) void
-pages_whole(const struct sim *s, struct read_go *g, const struct page_ns *one, bool pow2,
-	    uint64_t pg, uint32_t k, uint64_t rmask, const uint64_t *wait)
+/* Whole pages pg .. pg + k - 1 (bits of rmask retry; busy: wait[] is
+   their interference), in a loop without the first page's cases. */
+static inline __attribute__((always_inline)) uint64_t
+pages_whole(const struct sim *s, uint64_t end, const struct page_ns *one, bool pow2, bool busy,
+	    uint64_t start, uint64_t pg, uint32_t k, uint64_t rmask, const uint64_t *wait)
 {
-	const uint64_t ch_ns = s->ch_page_ns, start = g->start;
+	const struct page_env v = page_env_of(s);
+	const uint64_t ch_ns = s->ch_page_ns;
 	for (uint32_t i = 0; i < k; i++)
-		page_go(s, g, one, pow2, pg + i, rmask >> i & 1, wait ? start + wait[i] : start,
-			0, ch_ns);
+		end = page_go(&v, one, pow2, pg + i, rmask >> i & 1, busy ? start + wait[i] : start,
+			      0, ch_ns, end);
+	return end;
 }
 
-static void pages_whole_any(const struct sim *s, struct read_go *g, const struct page_ns *one,
-			    uint64_t pg, uint32_t k, uint64_t rmask, const uint64_t *wait)
+#define PAGES_WHOLE(pow2, busy) \
+	(one ? pages_whole(s, end, one, pow2, busy, start, pg, k, rmask, wait) : \
+	       pages_whole(s, end, NULL, pow2, busy, start, pg, k, rmask, wait))
+
+/* pages_whole's variant for the drive and the read. */
+static uint64_t pages_whole_any(const struct sim *s, uint64_t end, const struct page_ns *one,
+				bool busy, uint64_t start, uint64_t pg, uint32_t k, uint64_t rmask,
+				const uint64_t *wait)
 {
 	bool pow2 = s->unit_div.shift >= 0 && s->ch_div.shift >= 0;
-	if (pow2 && one)
-		pages_whole(s, g, one, true, pg, k, rmask, wait);
-	else if (pow2)
-		pages_whole(s, g, NULL, true, pg, k, rmask, wait);
-	else if (one)
-		pages_whole(s, g, one, false, pg, k, rmask, wait);
-	else
-		pages_whole(s, g, NULL, false, pg, k, rmask, wait);
+	if (pow2)
+		return busy ? PAGES_WHOLE(true, true) : PAGES_WHOLE(true, false);
+	return busy ? PAGES_WHOLE(false, true) : PAGES_WHOLE(false, false);
+}
+
+/* One page with its own service and transfer (a read's first or last). */
+static uint64_t page_one(const struct sim *s, const struct read_go *g, const struct page_ns *one,
+			 uint64_t pg, bool retry, uint64_t wait, uint64_t extra_svc, uint64_t ch_ns)
+{
+	const struct page_env v = page_env_of(s);
+	return page_go(&v, one, false, pg, retry, g->start + wait, extra_svc, ch_ns, g->end);
 }
 
 /*
@@ -351,7 +396,8 @@ static void read_span(struct sim *s, struct read_go *g, const struct page_ns *on
 		uint64_t rmask = retry_mask(s, m);
 		if (g->busy)
 			collide_waits(s, g, m, wait);
-		const uint64_t *w = g->busy ? wait : NULL;
+		else
+			wait[0] = wait[m - 1] = 0;	/* the first's and last's, below */
 		uint32_t j = 0, jend = m;
 		if (i == 0) {	/* the first page: part of one, maybe the map's */
 			uint64_t extra = 0, ch_ns = n_first == page ? s->ch_page_ns : part_ns(s, n_first);
@@ -361,18 +407,18 @@ static void read_span(struct sim *s, struct read_go *g, const struct page_ns *on
 						s->p.ch_gbs);
 				g->maps = 0;
 			}
-			page_go(s, g, one, false, pg, rmask & 1, w ? g->start + w[0] : g->start,
-				extra, ch_ns);
+			g->end = page_one(s, g, one, pg, rmask & 1, wait[0], extra, ch_ns);
 			j = 1;
 		}
 		bool last_part = i + m == k && k > 1 && n_last != page;
 		if (last_part)
 			jend = m - 1;
 		if (jend > j)
-			pages_whole_any(s, g, one, pg + i + j, jend - j, rmask >> j, w ? w + j : NULL);
+			g->end = pages_whole_any(s, g->end, one, g->busy, g->start, pg + i + j,
+						 jend - j, rmask >> j, wait + j);
 		if (last_part)
-			page_go(s, g, one, false, pg + k - 1, rmask >> (m - 1) & 1,
-				w ? g->start + w[m - 1] : g->start, 0, part_ns(s, n_last));
+			g->end = page_one(s, g, one, pg + k - 1, rmask >> (m - 1) & 1, wait[m - 1], 0,
+					  part_ns(s, n_last));
 		i += m;
 	}
 }
