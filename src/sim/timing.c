@@ -378,6 +378,20 @@ static uint64_t page_one(const struct sim *s, const struct read_go *g, const str
 	return page_go(&v, one, false, pg, retry, g->start + wait, extra_svc, ch_ns, g->end);
 }
 
+/* A read's first page, n of its bytes: it also reads the map pages the
+   read missed (map_misses), their unit time and transfer with its own. */
+static void page_first(struct sim *s, struct read_go *g, const struct page_ns *one, uint64_t pg,
+		       uint64_t n, bool retry, uint64_t wait)
+{
+	uint64_t extra = 0, ch_ns = n == s->page_div.d ? s->ch_page_ns : part_ns(s, n);
+	if (g->maps) {
+		extra = g->maps * s->tr_map_ns;
+		ch_ns = xfer_ns((double)n + (double)(g->maps * s->map_page_bytes), s->p.ch_gbs);
+		g->maps = 0;
+	}
+	g->end = page_one(s, g, one, pg, retry, wait, extra, ch_ns);
+}
+
 /*
  * k pages from pg, all of one chunk's (its pages' read time `one`, or
  * NULL: by each page's type): the first has n_first of the read's
@@ -399,15 +413,8 @@ static void read_span(struct sim *s, struct read_go *g, const struct page_ns *on
 		else
 			wait[0] = wait[m - 1] = 0;	/* the first's and last's, below */
 		uint32_t j = 0, jend = m;
-		if (i == 0) {	/* the first page: part of one, maybe the map's */
-			uint64_t extra = 0, ch_ns = n_first == page ? s->ch_page_ns : part_ns(s, n_first);
-			if (g->maps) {
-				extra = g->maps * s->tr_map_ns;
-				ch_ns = xfer_ns((double)n_first + (double)(g->maps * s->map_page_bytes),
-						s->p.ch_gbs);
-				g->maps = 0;
-			}
-			g->end = page_one(s, g, one, pg, rmask & 1, wait[0], extra, ch_ns);
+		if (i == 0) {
+			page_first(s, g, one, pg, n_first, rmask & 1, wait[0]);
 			j = 1;
 		}
 		bool last_part = i + m == k && k > 1 && n_last != page;
@@ -460,6 +467,21 @@ static void read_chunks(struct sim *s, struct read_go *g, uint64_t off, uint64_t
 	}
 }
 
+/* A read within one page (a 4 KiB random read's): read_chunks' case of
+   one page, without its loops. */
+static void read_in_page(struct sim *s, struct read_go *g, uint64_t off, uint64_t len)
+{
+	uint64_t c = off >> s->chunk_shift;
+	enum chunk_tag tag = c < s->nchunks ? chunk_tag(s, c) : CH_UNMAPPED;
+	if (tag == CH_UNMAPPED)
+		return;
+	uint64_t wait = 0;
+	bool retry = retry_mask(s, 1) & 1;
+	if (g->busy)
+		collide_waits(s, g, 1, &wait);
+	page_first(s, g, chunk_one(s, tag), div_by(&s->page_div, off), len, retry, wait);
+}
+
 /*
  * A read: the core and firmware, the map pages it misses, then its NAND
  * pages (read_chunks): each reserves its unit, then its channel, in page
@@ -477,7 +499,10 @@ uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 		.busy = ns_to_s(start) < s->wp.t,
 		.collide_lim = s->collide_lim[s->wp.last != RG_SLC],
 	};
-	read_chunks(s, &g, off, len);
+	if (div_by(&s->page_div, off) == div_by(&s->page_div, off + len - 1))
+		read_in_page(s, &g, off, len);
+	else
+		read_chunks(s, &g, off, len);
 	if (len != s->rd_link_len) {
 		s->rd_link_len = len;
 		s->rd_link_ns = xfer_ns((double)len, p->link_rd_gbs);
