@@ -4,8 +4,9 @@
  * division, the firmware-time bin of a draw by integer bounds against its
  * definition by doubles, the suspend cut's integer bound against the
  * wait it cuts, the interface slots against a scan for the one
- * that frees first, and the completion queue's order (time, then
- * submission) against an exact sort of what it returned, ties included.
+ * that frees first, the completion queue's order (time, then
+ * submission) against an exact sort of what it returned, ties included,
+ * and the read path against a page-by-page reference.
  */
 #include "check.h"
 #include "sim_fixture.h"
@@ -223,6 +224,249 @@ TEST(completions_by_time_then_submission_with_ties)
 	}
 	CHECK(ties > 100);	/* the case under test did happen */
 	sim_close(s);
+}
+
+/*
+ * The read path as it is defined, page by page: the core that frees
+ * first, the firmware bin, the map pages the read misses, then each page
+ * of the read's bytes (its part of the read) in order: the chunk its
+ * part starts in (unmapped: no access), the unit and page type its hash
+ * picks, a retry by its draw, the map pages before the read's first page
+ * read, interference by its draws (when the write path runs past the
+ * start), the unit and then the channel reserved; the read link last.
+ * Every draw is a rng_unit() against its probability, the types and
+ * units are divisions: none of timing.c's shortcuts (a chunk's run of
+ * pages at once, the draws a block at a time and the retries' ahead,
+ * masks, multiplies, integer bounds, the transfers remembered).
+ */
+static uint64_t ref_max(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+static uint64_t ref_reserve(uint64_t *free_at, uint64_t start, uint64_t service)
+{
+	*free_at = ref_max(start, *free_at) + service;
+	return *free_at;
+}
+
+static uint64_t ref_us(double v)
+{
+	return (uint64_t)(v * 1000.0 + 0.5);
+}
+
+static uint64_t ref_xfer(double bytes, double gbs)
+{
+	return (uint64_t)(bytes / gbs + 0.5);
+}
+
+static uint64_t ref_interference(struct sim *s, double p_meet)
+{
+	struct rng *r = &s->rng_collide;
+	if (!(rng_unit(r) < p_meet))
+		return 0;
+	double op = rng_unit(r) >= 0.9 ? s->p.t_bers_us : s->p.t_prog_us;
+	double wait = rng_unit(r) * op, susp = s->p.t_susp_us;
+	return susp > 0 && wait > susp ? ref_us(susp) : ref_us(wait);
+}
+
+static uint64_t ref_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
+{
+	const struct sim_profile *p = &s->p;
+	uint64_t *core = &s->core_free[0];
+	for (int i = 1; i < p->cores; i++)
+		if (s->core_free[i] < *core)
+			core = &s->core_free[i];
+	uint64_t start = ref_reserve(core, t, s->t_ctrl_ns) + s->fw_rd_ns[latency_fw_draw(s)];
+	uint64_t maps = 0;
+	if (s->map)
+		for (uint64_t mp = off / s->map_lba; mp <= (off + len - 1) / s->map_lba; mp++) {
+			uint64_t o = ref_max(off, mp * s->map_lba);
+			if (chunk_tag(s, o / s->chunk) != CH_UNMAPPED && map_lookup(s, mp, false))
+				maps++;
+		}
+	bool busy = (double)start * 1e-9 < s->wp.t;
+	double p_meet = s->wp.last == RG_SLC ? 0.25 : 0.6;
+	uint64_t page = (uint64_t)(p->page_kib * 1024.0), end = start;
+	for (uint64_t at = off; at < off + len; ) {
+		uint64_t pg = at / page, n = ref_max((pg + 1) * page, 0);
+		n = (n < off + len ? n : off + len) - at;
+		uint64_t c = at / s->chunk;
+		enum chunk_tag tag = c < s->nchunks ? chunk_tag(s, c) : CH_UNMAPPED;
+		at += n;
+		if (tag == CH_UNMAPPED)
+			continue;
+		uint64_t z = pg, ph = splitmix64(&z);
+		const struct page_ns *pt = tag == CH_SLC && p->tr_slc_us > 0 ? &s->pg_slc :
+			&s->pg_nat[s->ntypes == 1 ? 0 : (ph >> 17) % (uint64_t)s->ntypes];
+		uint64_t u = ph % (uint64_t)p->units, svc = pt->svc;
+		uint64_t ch_ns = ref_xfer((double)n, p->ch_gbs);
+		if (p->p_rr > 0 && rng_unit(&s->rng_retry) < p->p_rr)
+			svc += pt->retry;
+		if (maps) {
+			svc += maps * s->tr_map_ns;
+			ch_ns = ref_xfer((double)n + (double)(maps * s->map_page_bytes), p->ch_gbs);
+			maps = 0;
+		}
+		uint64_t ready = start + (busy ? ref_interference(s, p_meet) : 0);
+		uint64_t a = ref_reserve(&s->unit_free[u], ready, svc);
+		end = ref_max(end, ref_reserve(&s->ch_free[u % (uint64_t)p->channels], a, ch_ns));
+	}
+	return ref_reserve(&s->link_free[0], end, ref_xfer((double)len, p->link_rd_gbs));
+}
+
+/* A drive for the read test: a built-in one, or (page_kib > 0) with its
+   pages, units and channels changed (pages that straddle chunks, units
+   and channels no power of two) and its retry probability. */
+static struct sim *open_read_drive(const char *name, double page_kib, int units, int channels,
+				   double p_rr)
+{
+	struct sim_profile p;
+	struct sb_err e;
+	struct sim *s = NULL;
+	if (profile_lookup(name, &p, &e)) {
+		CHECK_FAIL("%s", e.msg);
+		return NULL;
+	}
+	profile_scale(&p, 0.001);
+	if (page_kib > 0) {
+		p.page_kib = page_kib;
+		p.units = units;
+		p.channels = channels;
+	}
+	if (p_rr >= 0)
+		p.p_rr = p_rr;
+	if (sim_open(&p, 7, &s, &e))
+		CHECK_FAIL("%s", e.msg);
+	return s;
+}
+
+/* Where two drives' discrete resources differ (NULL: nowhere). */
+static const char *resources_differ(const struct sim *a, const struct sim *b)
+{
+	for (int i = 0; i < a->p.units; i++)
+		if (a->unit_free[i] != b->unit_free[i])
+			return "a unit";
+	for (int i = 0; i < a->p.channels; i++)
+		if (a->ch_free[i] != b->ch_free[i])
+			return "a channel";
+	for (int i = 0; i < a->p.cores; i++)
+		if (a->core_free[i] != b->core_free[i])
+			return "a core";
+	if (a->link_free[0] != b->link_free[0])
+		return "the read link";
+	return NULL;
+}
+
+/* A read's offset and length: aligned or not, one page's part to many
+   chunks, some running to the drive's end. */
+static void read_draw(struct rng *r, uint64_t cap, uint64_t page, uint64_t chunk,
+		      uint64_t *off, uint64_t *len)
+{
+	static const uint64_t sizes[] = { 512, 4096, 16384, 32768, 131072 };
+	int kind = (int)rng_below(r, 6);
+	if (kind < 4)
+		*len = sizes[rng_below(r, 5)];
+	else if (kind == 4)
+		*len = 512 * (1 + rng_below(r, 8192));	/* up to 4 MiB: chunks, blocks */
+	else
+		*len = page * (1 + rng_below(r, 3 * chunk / page));
+	if (*len > cap)
+		*len = cap;
+	switch (rng_below(r, 4)) {
+	case 0:	/* aligned to the length: a stream's */
+		*off = rng_below(r, cap / *len) * *len;
+		break;
+	case 1:	/* about a chunk's end */
+		*off = (1 + rng_below(r, cap / chunk)) * chunk;
+		*off = *off - 512 * rng_below(r, 2 * page / 512 + 2);
+		break;
+	case 2:	/* at the drive's end */
+		*off = cap - *len;
+		break;
+	default:
+		*off = rng_below(r, (cap - *len) / 512 + 1) * 512;
+	}
+	if (*off > cap - *len)
+		*off = cap - *len;
+}
+
+/*
+ * timing_read against the page-by-page reference, on two drives opened
+ * alike: random reads over random chunk tags (unmapped, SLC, native,
+ * folded), the write path idle or busy past the reads' starts, in SLC or
+ * not; after every read the completion and every unit's, channel's,
+ * core's and the link's free time must be the reference's.  Drives: map
+ * caches (misses) or not, one to four page types, units and channels
+ * powers of two or not, pages that straddle chunks, retries never, rare
+ * (some further apart than timing.c looks ahead at once) and frequent.
+ */
+TEST(reads_reserve_as_page_by_page_reference)
+{
+	static const struct {
+		const char *name;
+		double page_kib;
+		int units, channels;
+		double p_rr;
+	} drives[] = {
+		{ "sn850x-4tb", 0, 0, 0, -1 },
+		{ "sn8100-2tb", 0, 0, 0, 0.05 },
+		{ "sn8100-2tb", 0, 0, 0, 1e-5 },	/* gaps past a look ahead */
+		{ "p4800x-375gb", 0, 0, 0, -1 },
+		{ "p1-1tb", 0, 0, 0, 0 },
+		{ "micron1300-1tb", 0, 0, 0, 0.6 },
+		{ "sn850x-4tb", 12, 28, 7, 0.01 },
+		{ "pm1725-3.2tb", 4.5, 20, 5, -1 },
+	};
+	struct rng r;
+	rng_seed(&r, 8);
+	uint64_t misses = 0, busy = 0, straddle = 0;
+	for (size_t d = 0; d < sizeof drives / sizeof drives[0]; d++) {
+		struct sim *s = open_read_drive(drives[d].name, drives[d].page_kib, drives[d].units,
+						drives[d].channels, drives[d].p_rr);
+		struct sim *ref = open_read_drive(drives[d].name, drives[d].page_kib, drives[d].units,
+						  drives[d].channels, drives[d].p_rr);
+		if (!s || !ref) {
+			sim_close(s);
+			sim_close(ref);
+			continue;
+		}
+		for (uint64_t c = 0; c < s->nchunks; c++) {
+			enum chunk_tag tag = (enum chunk_tag)rng_below(&r, 4);
+			chunks_set(s, c, tag);
+			chunks_set(ref, c, tag);
+		}
+		uint64_t cap = sim_capacity(s), page = s->page_div.d, t = 0;
+		straddle += s->chunk % page != 0;
+		for (int k = 0; k < 20000; k++) {
+			uint64_t off, len;
+			read_draw(&r, cap, page, s->chunk, &off, &len);
+			t += rng_below(&r, k % 3 ? 20000 : 2000000);
+			/* the write path: behind the read, or past it (busy) */
+			double wt = (double)t * 1e-9 + (rng_below(&r, 2) ? 1e-3 : -1e-3);
+			enum regime last = rng_below(&r, 2) ? RG_SLC : RG_DIRECT;
+			s->wp.t = ref->wp.t = wt;
+			s->wp.last = ref->wp.last = last;
+			busy += wt > (double)t * 1e-9;
+			uint64_t got = timing_read(s, t, off, len), want = ref_read(ref, t, off, len);
+			const char *where = resources_differ(s, ref);
+			if (got != want || where) {
+				CHECK_FAIL("%s read %d at %llu + %llu: done %llu, reference %llu; %s differs",
+					   s->p.name, k, (unsigned long long)off, (unsigned long long)len,
+					   (unsigned long long)got, (unsigned long long)want,
+					   where ? where : "nothing else");
+				break;
+			}
+		}
+		struct sim_state st;
+		sim_state(s, &st);
+		misses += (uint64_t)st.map_misses;
+		sim_close(s);
+		sim_close(ref);
+	}
+	CHECK(misses > 1000);	/* the map pages before the first page */
+	CHECK(busy > 10000);	/* interference */
+	CHECK(straddle >= 2);	/* pages across chunks */
 }
 
 CHECK_MAIN("test_sim_timing")
