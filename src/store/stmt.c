@@ -168,6 +168,14 @@ int store_exec(sqlite3 *db, const char *sql, struct sb_err *e)
 
 sqlite3_stmt *store_stmt(struct store *s, enum store_stmt id, struct sb_err *e)
 {
+	sqlite3_stmt *st = store_stmt_rebind(s, id, e);
+	if (st)
+		sqlite3_clear_bindings(st);
+	return st;
+}
+
+sqlite3_stmt *store_stmt_rebind(struct store *s, enum store_stmt id, struct sb_err *e)
+{
 	sqlite3_stmt *st = s->stmt[id];
 	if (!st) {
 		if (sqlite3_prepare_v3(s->db, stmt_sql[id], -1,
@@ -179,7 +187,6 @@ sqlite3_stmt *store_stmt(struct store *s, enum store_stmt id, struct sb_err *e)
 		s->stmt[id] = st;
 	} else {
 		sqlite3_reset(st);
-		sqlite3_clear_bindings(st);
 	}
 	s->bind_rc = SQLITE_OK;
 	return st;
