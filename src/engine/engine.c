@@ -143,11 +143,21 @@ static uint64_t ring_limit(const struct run *r)
 	return r->ops->caps.virtual_time ? 1 : IVL_RING;
 }
 
-uint64_t run_wall_ns(void)
+static uint64_t clock_ns(clockid_t id)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t run_wall_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+uint64_t run_wall_coarse_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC_COARSE);
 }
 
 /*
@@ -390,7 +400,7 @@ bool run_go(struct run *r, bool ok)
 			wl->start = r->t0;
 			wl->ramp_end = r->t0 + ramp;
 			wl->stop_at = wl->w.stop_time_ns ? wl->ramp_end + wl->w.stop_time_ns : UINT64_MAX;
-			wl->last_ckpt_wall = run_wall_ns();
+			wl->last_ckpt_wall = run_wall_coarse_ns();
 			for (uint32_t k = 0; k < wl->njobs; k++)
 				job_start(&wl->jobs[k], r->t0);
 		}

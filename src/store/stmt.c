@@ -192,10 +192,13 @@ sqlite3_stmt *store_stmt_rebind(struct store *s, enum store_stmt id, struct sb_e
 	return st;
 }
 
+/* The coarse clock (the kernel's last tick, read without the clock
+   source): its few milliseconds are nothing beside a commit every second
+   or a busy wait's timeout, and store_tick asks it at every sample. */
 uint64_t store_monotonic_ns(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
