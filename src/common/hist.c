@@ -70,17 +70,18 @@ static bool dense(uint64_t m)
 
 void hist_reset(struct lat_hist *h)
 {
-	if (h->lo <= h->hi) {
-		for (uint32_t w = h->lo >> 6; w <= h->hi >> 6; w++) {
-			uint64_t m = h->nz[w];
-			if (dense(m))
-				memset(h->buckets + w * 64u, 0, 64 * sizeof h->buckets[0]);
-			else
-				for (; m; m &= m - 1)
-					h->buckets[w * 64u + (uint32_t)__builtin_ctzll(m)] = 0;
-			h->nz[w] = 0;
-		}
+	HIST_FOR_EACH_WORD(h, w) {
+		uint64_t m = h->nz[w];
+		if (dense(m))
+			memset(h->buckets + w * 64u, 0, 64 * sizeof h->buckets[0]);
+		else
+			for (; m; m &= m - 1)
+				h->buckets[w * 64u + (uint32_t)__builtin_ctzll(m)] = 0;
+		h->nz[w] = 0;
 	}
+	if (h->lo <= h->hi)
+		for (uint32_t s = h->lo >> 12; s <= h->hi >> 12; s++)
+			h->nzw[s] = 0;
 	h->count = 0;
 	h->sum = 0;
 	h->min = UINT64_MAX;
@@ -101,7 +102,7 @@ void hist_merge(struct lat_hist *dst, const struct lat_hist *src)
 {
 	if (src->count == 0)
 		return;
-	for (uint32_t w = src->lo >> 6; w <= src->hi >> 6; w++) {
+	HIST_FOR_EACH_WORD(src, w) {
 		uint64_t m = src->nz[w];
 		dst->nz[w] |= m;
 		if (dense(m)) {
@@ -113,6 +114,8 @@ void hist_merge(struct lat_hist *dst, const struct lat_hist *src)
 			dst->buckets[i] += src->buckets[i];
 		}
 	}
+	for (uint32_t s = src->lo >> 12; s <= src->hi >> 12; s++)
+		dst->nzw[s] |= src->nzw[s];
 	dst->count += src->count;
 	dst->sum += src->sum;
 	if (src->min < dst->min)
@@ -181,7 +184,11 @@ static void percentiles_from_top(const struct lat_hist *h, const double *ps, siz
 {
 	size_t j = n;
 	uint64_t above = 0, want = percentile_rank(ps[j - 1], h->count);
-	for (uint32_t w = (h->hi >> 6) + 1; w-- > (h->lo >> 6) && j > from;) {
+	/* the words of nz with a bit set, from the top (hist.h: nzw) */
+	for (uint32_t s = (h->hi >> 12) + 1; s-- > (h->lo >> 12) && j > from;)
+	for (uint64_t q = h->nzw[s]; q && j > from;) {
+		uint32_t w = s * 64u + 63u - (uint32_t)__builtin_clzll(q);
+		q &= ~(1ull << (w & 63));
 		if (dense(h->nz[w])) {
 			uint64_t c = word_sum(h, w);
 			if (want + above + c <= h->count) {
@@ -232,7 +239,9 @@ void hist_percentiles(const struct lat_hist *h, const double *ps, size_t n,
 		return;
 	/* Only non-zero buckets move the sum, so only they are visited. */
 	uint64_t cum = 0, want = percentile_rank(ps[0], h->count);
-	for (uint32_t w = h->lo >> 6; w <= h->hi >> 6 && j < n; w++) {
+	for (uint32_t s = h->lo >> 12; s <= h->hi >> 12 && j < n; s++)
+	for (uint64_t q = h->nzw[s]; q && j < n; q &= q - 1) {
+		uint32_t w = s * 64u + (uint32_t)__builtin_ctzll(q);
 		if (dense(h->nz[w]) && want != h->count && want != 1) {
 			uint64_t c = word_sum(h, w);
 			if (cum + c < want) {
@@ -357,6 +366,7 @@ int hist_decode(struct lat_hist *h, const uint8_t *in, size_t len)
 			goto bad;
 		h->buckets[idx] += c;
 		h->nz[idx >> 6] |= 1ull << (idx & 63);
+		h->nzw[idx >> 12] |= 1ull << ((idx >> 6) & 63);
 		total += c;
 		if (idx < h->lo)
 			h->lo = (uint32_t)idx;

@@ -177,7 +177,7 @@ static void report_progress(struct run *r, const struct engine_hooks *h,
 static bool checkpoint_due(const struct run *r, const struct wl_state *wl)
 {
 	if (r->ops->caps.virtual_time)
-		return run_wall_ns() - wl->last_ckpt_wall >= CHECKPOINT_NS;
+		return run_wall_coarse_ns() - wl->last_ckpt_wall >= CHECKPOINT_NS;
 	uint64_t every = (CHECKPOINT_NS + r->interval - 1) / r->interval;
 	return wl->next_index - wl->last_ckpt_index >= every;
 }
@@ -200,7 +200,7 @@ static void emit(struct run *r, const struct engine_hooks *h, struct wl_state *w
 	}
 	if (h->on_checkpoint && !s.ramp && (wl->finished || checkpoint_due(r, wl))) {
 		wl->last_ckpt_index = wl->next_index;
-		wl->last_ckpt_wall = run_wall_ns();
+		wl->last_ckpt_wall = run_wall_coarse_ns();
 		if (h->on_checkpoint(h->ctx, wl->index, wl->res, &e))
 			run_fail(r, &e);
 	}

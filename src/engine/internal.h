@@ -88,7 +88,7 @@ struct wl_state {
 	struct lat_hist *ivl_hist[DIR_COUNT];	/* scratch for one interval */
 	struct workload_result *res;	/* totals, in the run's result */
 	uint64_t last_ckpt_index;
-	uint64_t last_ckpt_wall;	/* run_wall_ns() of the last checkpoint */
+	uint64_t last_ckpt_wall;	/* run_wall_coarse_ns() of the last checkpoint */
 };
 
 struct job {
@@ -219,6 +219,9 @@ bool collect_ready(struct run *r, const struct engine_hooks *h, bool *all_done);
 
 /* engine.c: CLOCK_MONOTONIC in ns (real time, whatever the backend's). */
 uint64_t run_wall_ns(void);
+/* The same to the kernel's tick (a few ms), without reading the clock
+   source: for the checkpoints' second, asked at every interval. */
+uint64_t run_wall_coarse_ns(void);
 /* engine.c: record the run's first error and stop everything. */
 void run_fail(struct run *r, const struct sb_err *e);
 /*

@@ -214,8 +214,13 @@ static int open_db(const char *path, const char *query, int flags,
 		store_close(s);
 		return sb_errno(e, ENOMEM, "%s", path);
 	}
+	/* NOMUTEX: a store is used by the thread that opened it (the engine
+	   calls every hook on the calling thread: engine.h), so SQLite's
+	   lock of the connection, taken and released by every bind, step
+	   and column read, guards nothing. */
 	int rc = sqlite3_open_v2(uri, &s->db,
-				 flags | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_URI, NULL);
+				 flags | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_URI |
+				 SQLITE_OPEN_NOMUTEX, NULL);
 	free(uri);
 	if (rc != SQLITE_OK) {
 		if (s->db)

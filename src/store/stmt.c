@@ -168,6 +168,14 @@ int store_exec(sqlite3 *db, const char *sql, struct sb_err *e)
 
 sqlite3_stmt *store_stmt(struct store *s, enum store_stmt id, struct sb_err *e)
 {
+	sqlite3_stmt *st = store_stmt_rebind(s, id, e);
+	if (st)
+		sqlite3_clear_bindings(st);
+	return st;
+}
+
+sqlite3_stmt *store_stmt_rebind(struct store *s, enum store_stmt id, struct sb_err *e)
+{
 	sqlite3_stmt *st = s->stmt[id];
 	if (!st) {
 		if (sqlite3_prepare_v3(s->db, stmt_sql[id], -1,
@@ -179,16 +187,18 @@ sqlite3_stmt *store_stmt(struct store *s, enum store_stmt id, struct sb_err *e)
 		s->stmt[id] = st;
 	} else {
 		sqlite3_reset(st);
-		sqlite3_clear_bindings(st);
 	}
 	s->bind_rc = SQLITE_OK;
 	return st;
 }
 
+/* The coarse clock (the kernel's last tick, read without the clock
+   source): its few milliseconds are nothing beside a commit every second
+   or a busy wait's timeout, and store_tick asks it at every sample. */
 uint64_t store_monotonic_ns(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 

@@ -74,6 +74,10 @@ struct store {
 
 /* The prepared statement `id`, reset and unbound, or NULL with e filled. */
 sqlite3_stmt *store_stmt(struct store *s, enum store_stmt id, struct sb_err *e);
+/* The same, its parameters still bound to their last values: for a caller
+   that binds every one of them each time (a sample's 23), which then need
+   no clearing first. */
+sqlite3_stmt *store_stmt_rebind(struct store *s, enum store_stmt id, struct sb_err *e);
 
 /* Run one or more SQL statements without results (BEGIN, pragmas, DDL). */
 int store_exec(sqlite3 *db, const char *sql, struct sb_err *e);

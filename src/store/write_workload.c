@@ -162,7 +162,8 @@ int store_add_sample(struct store *s, int64_t workload_id,
 {
 	if (store_tx_ensure(s, e))
 		return -1;
-	sqlite3_stmt *st = store_stmt(s, ST_SAMPLE_INSERT, e);
+	/* every parameter bound below (samples_round_trip: no stale value) */
+	sqlite3_stmt *st = store_stmt_rebind(s, ST_SAMPLE_INSERT, e);
 	if (!st)
 		return -1;
 	store_bind_i64(s, st, 1, workload_id);

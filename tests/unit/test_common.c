@@ -391,6 +391,9 @@ TEST(hist_dense_and_sparse_words_against_plain_arrays)
 		for (uint32_t i = 0; i < HIST_NBUCKETS; i++)
 			if (ref[i] && !(a->nz[i >> 6] >> (i & 63) & 1))
 				CHECK_FAIL("round %d: bucket %u counted but not marked", round, i);
+		for (uint32_t w = 0; w < HIST_NWORDS; w++)
+			if (a->nz[w] && !(a->nzw[w >> 6] >> (w & 63) & 1))
+				CHECK_FAIL("round %d: word %u marked but not its summary", round, w);
 		uint64_t got[NP];
 		hist_percentiles(a, ps, NP, got);
 		for (int j = 0; j < NP; j++)
@@ -405,6 +408,110 @@ TEST(hist_dense_and_sparse_words_against_plain_arrays)
 	hist_free(a);
 	hist_free(b);
 	hist_free(fresh);
+}
+
+/*
+ * A bulk write slice's histogram (fluid.c): tens of values over thousands
+ * of buckets, most words of nz between lo and hi empty, which merge,
+ * reset, percentiles and encode pass by nzw (hist.h).  Interval after
+ * interval, as the engine does: a slice merged into an interval buffer,
+ * its percentiles, the buffer merged into the totals, both reset; against
+ * plain arrays of every bucket (ref_percentile's walk from zero) and
+ * against a histogram rebuilt by hist_add from the arrays, whose encoding
+ * must be the same bytes.  Words far apart land in different words of
+ * nzw, values past 2^44 in the last bucket.
+ */
+static void sparse_slice(struct rng *r, struct lat_hist *h, uint64_t *ref, int kind)
+{
+	int n = 1 + (int)rng_below(r, 80);
+	for (int i = 0; i < n; i++) {
+		uint64_t v = kind == 0 ? 20000 + rng_below(r, 400000)	/* a slice */
+			   : kind == 1 ? rng_below(r, 1ull << (10 + rng_below(r, 35)))
+			   : 1000 + rng_below(r, 100) * 64 * 1024;	/* a word each */
+		uint64_t c = 1 + rng_below(r, 5000);
+		hist_add_n(h, v, c);
+		ref[hist_index(v)] += c;
+	}
+}
+
+static void check_like_plain(const struct lat_hist *h, const uint64_t *ref, uint64_t min,
+			     uint64_t max, int round)
+{
+	static const double ps[] = { 1, 50, 99, 99.9, 100 };
+	uint64_t count = 0;
+	for (uint32_t i = 0; i < HIST_NBUCKETS; i++)
+		count += ref[i];
+	CHECK_EQ_U64(h->count, count);
+	CHECK(memcmp(h->buckets, ref, HIST_NBUCKETS * sizeof *ref) == 0);
+	for (uint32_t w = 0; w < HIST_NWORDS; w++)
+		if (h->nz[w] && !(h->nzw[w >> 6] >> (w & 63) & 1))
+			CHECK_FAIL("round %d: word %u marked but not its summary", round, w);
+	if (!count)
+		return;
+	uint64_t got[5];
+	hist_percentiles(h, ps, 5, got);
+	for (int j = 0; j < 5; j++)
+		if (got[j] != ref_percentile(ref, count, min, max, ps[j]))
+			CHECK_FAIL("round %d, p%g: %llu, reference %llu", round, ps[j],
+				   (unsigned long long)got[j],
+				   (unsigned long long)ref_percentile(ref, count, min, max, ps[j]));
+}
+
+TEST(hist_sparse_slices_through_intervals_against_plain_arrays)
+{
+	struct rng r;
+	rng_seed(&r, 23);
+	struct lat_hist *slice = hist_new(), *ivl = hist_new(), *tot = hist_new();
+	struct lat_hist *fresh = hist_new(), *rebuilt = hist_new();
+	uint64_t *sref = calloc(HIST_NBUCKETS, sizeof *sref);
+	uint64_t *iref = calloc(HIST_NBUCKETS, sizeof *iref);
+	uint64_t *tref = calloc(HIST_NBUCKETS, sizeof *tref);
+	uint8_t *a = malloc(1 << 20), *b = malloc(1 << 20);
+	uint64_t tmin = UINT64_MAX, tmax = 0;
+	for (int round = 0; round < 300; round++) {
+		/* one or two slices into the interval */
+		int nslices = 1 + (int)rng_below(&r, 2);
+		for (int k = 0; k < nslices; k++) {
+			sparse_slice(&r, slice, sref, round % 3);
+			for (uint32_t i = 0; i < HIST_NBUCKETS; i++)
+				iref[i] += sref[i];
+			memset(sref, 0, HIST_NBUCKETS * sizeof *sref);
+			hist_merge(ivl, slice);
+			hist_reset(slice);
+			CHECK(memcmp(slice, fresh, sizeof *slice) == 0);
+		}
+		check_like_plain(ivl, iref, ivl->min, ivl->max, round);
+		hist_merge(tot, ivl);
+		tmin = ivl->min < tmin ? ivl->min : tmin;
+		tmax = ivl->max > tmax ? ivl->max : tmax;
+		for (uint32_t i = 0; i < HIST_NBUCKETS; i++)
+			tref[i] += iref[i];
+		memset(iref, 0, HIST_NBUCKETS * sizeof *iref);
+		hist_reset(ivl);
+		CHECK(memcmp(ivl, fresh, sizeof *ivl) == 0);
+		if (round % 50 == 49) {
+			check_like_plain(tot, tref, tmin, tmax, round);
+			/* the same bytes as the totals added bucket by bucket */
+			hist_reset(rebuilt);
+			for (uint32_t i = 0; i < HIST_NBUCKETS; i++)
+				hist_add_n(rebuilt, hist_bucket_low(i), tref[i]);
+			rebuilt->min = tot->min;
+			rebuilt->max = tot->max;
+			rebuilt->sum = tot->sum;
+			size_t na = hist_encode(tot, a), nb = hist_encode(rebuilt, b);
+			CHECK(na == nb && memcmp(a, b, na) == 0);
+		}
+	}
+	free(a);
+	free(b);
+	free(sref);
+	free(iref);
+	free(tref);
+	hist_free(slice);
+	hist_free(ivl);
+	hist_free(tot);
+	hist_free(fresh);
+	hist_free(rebuilt);
 }
 
 TEST(hist_encode_roundtrip_and_reject_garbage)
