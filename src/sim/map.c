@@ -58,7 +58,11 @@ double map_write(struct sim *s, uint64_t off, uint64_t len)
 	if (!s->map || !len)
 		return 0;
 	double before = s->wp.map_wb_bytes;
-	for (uint64_t pg = off / s->map_lba; pg <= (off + len - 1) / s->map_lba; pg++)
+	/* By the divisor (a shift where, as on every built-in drive, a map
+	   page maps 2^k bytes), and the last page once: the compiler cannot
+	   keep it across the lookups' calls. */
+	uint64_t last = div_by(&s->map_div, off + len - 1);
+	for (uint64_t pg = div_by(&s->map_div, off); pg <= last; pg++)
 		map_lookup(s, pg, true);
 	/* wpath.c counts the bytes as it writes them; give them back here. */
 	double owed = s->wp.map_wb_bytes - before;

@@ -39,7 +39,7 @@ struct mapcache {
 	   multiply (div_magic) */
 	int set_shift;		/* -1: not a power of two */
 	uint64_t set_magic;
-	struct mapcache_stats st;
+	uint64_t lookups, misses, dirtied;	/* hits: lookups - misses */
 };
 
 /* Where a page is held: its set, and its tag within the set. */
@@ -130,12 +130,17 @@ uint64_t mapcache_bytes(const struct mapcache *m)
 	return m->set8 ? m->nsets * sizeof *m->set8 : m->nsets * m->ways * sizeof *m->slot;
 }
 
-/* A lookup's outcome, counted in the stats. */
-static inline void count(struct mapcache *m, uint32_t miss, uint32_t dirty)
+/* A lookup's outcome (miss and dirty 0 or 1), counted in the stats and
+   returned as one word: bit 0 a miss, bit 1 a write-back owed. */
+#define OUT_MISS 1u
+#define OUT_DIRTIED 2u
+
+static inline unsigned count(struct mapcache *m, uint32_t miss, uint32_t dirty)
 {
-	m->st.misses += miss;
-	m->st.hits += miss ^ 1;
-	m->st.dirtied += dirty;
+	m->lookups++;
+	m->misses += miss;
+	m->dirtied += dirty;
+	return miss | dirty << 1;
 }
 
 /* 0x80 in each byte of y that is 0, nothing elsewhere, for y with every
@@ -153,8 +158,7 @@ static inline uint64_t zero_bytes7(uint64_t y)
  * matches).  Bytes 0 to i then move to the front: the looked-up slot's
  * into byte 0, the ones before it up by one.
  */
-static inline bool access_compact(struct mapcache *m, uint64_t *set, uint32_t tag, bool write,
-				  bool *dirtied)
+static inline unsigned access_compact(struct mapcache *m, uint64_t *set, uint32_t tag, bool write)
 {
 	uint64_t v = *set;
 	uint64_t hit = zero_bytes7((v & BYTES(C_TAG_MAX)) ^ BYTES(tag));
@@ -164,11 +168,9 @@ static inline bool access_compact(struct mapcache *m, uint64_t *set, uint32_t ta
 	uint32_t b = cur ^ ((cur ^ tag) & -miss);	/* the tag alone on a miss */
 	uint32_t dirty = (uint32_t)write & ~(b >> 7);
 	b |= dirty << 7;
-	count(m, miss, dirty);
-	*dirtied = dirty;
 	uint64_t front = ~0ull >> (56 - 8 * i);	/* bytes 0 to i */
 	*set = (v & ~front) | (((v << 8) | b) & front);
-	return miss;
+	return count(m, miss, dirty);
 }
 
 #ifdef __SSE2__
@@ -188,8 +190,7 @@ static const uint32_t front_mask[8][8] __attribute__((aligned(16))) = {
  * mispredicted at nearly every lookup.  The slot is the page's, or the
  * first empty one (a set fills from the front), or 8: the set is full.
  */
-static inline bool access_wide8(struct mapcache *m, uint32_t *set, uint32_t key, bool write,
-				bool *dirtied)
+static inline unsigned access_wide8(struct mapcache *m, uint32_t *set, uint32_t key, bool write)
 {
 #ifdef __SSE2__
 	__m128i lo = _mm_loadu_si128((const __m128i *)set);
@@ -217,8 +218,6 @@ static inline bool access_wide8(struct mapcache *m, uint32_t *set, uint32_t key,
 	uint32_t v = (cur & keep) | (key & ~keep);
 	uint32_t dirty = (uint32_t)write & ~(v >> 31);
 	v |= dirty << 31;
-	count(m, miss, dirty);
-	*dirtied = dirty;
 	/* To the front: v in slot 0, slots 1 to i take the ones before them. */
 #ifdef __SSE2__
 	__m128i sh_lo = _mm_or_si128(_mm_slli_si128(lo, 4), _mm_cvtsi32_si128((int)v));
@@ -239,12 +238,11 @@ static inline bool access_wide8(struct mapcache *m, uint32_t *set, uint32_t key,
 	}
 	set[0] = v;
 #endif
-	return miss;
+	return count(m, miss, dirty);
 }
 
 /* One lookup in a wide set of fewer than 8 ways, one slot at a time. */
-static bool access_wide(struct mapcache *m, uint32_t *set, uint32_t key, bool write,
-			bool *dirtied)
+static unsigned access_wide(struct mapcache *m, uint32_t *set, uint32_t key, bool write)
 {
 	uint64_t i = 0;
 	while (i < m->ways && set[i] && (set[i] & ~DIRTY) != key)
@@ -255,13 +253,11 @@ static bool access_wide(struct mapcache *m, uint32_t *set, uint32_t key, bool wr
 	uint32_t v = miss ? key : set[i];
 	uint32_t dirty = write && !(v & DIRTY);
 	v |= dirty ? DIRTY : 0;
-	count(m, miss, dirty);
-	*dirtied = dirty;
 	/* Move to the front. */
 	for (; i > 0; i--)
 		set[i] = set[i - 1];
 	set[0] = v;
-	return miss;
+	return count(m, miss, dirty);
 }
 
 /* The caller's part of the contract the compact tags rely on. */
@@ -279,34 +275,31 @@ static inline void check_page(const struct mapcache *m, uint64_t page)
 #endif
 }
 
-/* mapcache_access in a cache of the wide layout, or of no slots; apart,
-   so that the compact layout's lookup stays a short leaf function. */
-static __attribute__((noinline)) bool access_not_compact(struct mapcache *m, uint64_t page,
-							 bool write, bool *dirtied)
+/* A lookup in a cache of fewer than 8 ways, or none: apart, so that its
+   loop and shift do not weigh on the lookups of 8 ways. */
+static __attribute__((noinline)) unsigned access_few(struct mapcache *m, uint64_t page,
+						     bool write)
 {
-	if (!m->ways) {
-		/* Nothing is held: every update is written back. */
-		count(m, 1, write);
-		*dirtied = write;
-		return true;
-	}
+	if (!m->ways)
+		return count(m, 1, write);	/* nothing is held: every update is written back */
 	struct place p = place_of(m, page);
-	uint32_t *set = m->slot + p.set * m->ways;
-	if (m->ways == WAYS_MAX)
-		return access_wide8(m, set, p.tag, write, dirtied);
-	return access_wide(m, set, p.tag, write, dirtied);
+	return access_wide(m, m->slot + p.set * m->ways, p.tag, write);
 }
 
 bool mapcache_access(struct mapcache *m, uint64_t page, bool write, bool *dirtied)
 {
-	bool dummy;
-	if (!dirtied)
-		dirtied = &dummy;
 	check_page(m, page);
-	if (!m->set8)
-		return access_not_compact(m, page, write, dirtied);
-	struct place p = place_of(m, page);
-	return access_compact(m, m->set8 + p.set, p.tag, write, dirtied);
+	unsigned out;
+	if (m->ways != WAYS_MAX) {
+		out = access_few(m, page, write);
+	} else {
+		struct place p = place_of(m, page);
+		out = m->set8 ? access_compact(m, m->set8 + p.set, p.tag, write) :
+				access_wide8(m, m->slot + p.set * WAYS_MAX, p.tag, write);
+	}
+	if (dirtied)
+		*dirtied = out & OUT_DIRTIED;
+	return out & OUT_MISS;
 }
 
 /* How far ahead of its lookup a set is asked for: the sets are scattered
@@ -329,8 +322,7 @@ static void run_compact(struct mapcache *m, const uint32_t *ops, size_t n)
 			__builtin_prefetch(m->set8 + place_of(m, op_page(ops[i + AHEAD])).set);
 		check_page(m, op_page(ops[i]));
 		struct place p = place_of(m, op_page(ops[i]));
-		bool d;
-		access_compact(m, m->set8 + p.set, p.tag, ops[i] & MAPCACHE_OP_WRITE, &d);
+		access_compact(m, m->set8 + p.set, p.tag, ops[i] & MAPCACHE_OP_WRITE);
 	}
 }
 
@@ -344,8 +336,7 @@ static void run_wide8(struct mapcache *m, const uint32_t *ops, size_t n)
 			__builtin_prefetch(m->slot + place_of(m, op_page(ops[i + AHEAD])).set * WAYS_MAX);
 		check_page(m, op_page(ops[i]));
 		struct place p = place_of(m, op_page(ops[i]));
-		bool d;
-		access_wide8(m, m->slot + p.set * WAYS_MAX, p.tag, ops[i] & MAPCACHE_OP_WRITE, &d);
+		access_wide8(m, m->slot + p.set * WAYS_MAX, p.tag, ops[i] & MAPCACHE_OP_WRITE);
 	}
 }
 
@@ -376,5 +367,5 @@ void mapcache_prefetch(const struct mapcache *m, uint64_t page)
 
 void mapcache_stats(const struct mapcache *m, struct mapcache_stats *st)
 {
-	*st = m->st;
+	*st = (struct mapcache_stats){ m->lookups - m->misses, m->misses, m->dirtied };
 }
