@@ -242,10 +242,6 @@ struct sim {
 	uint64_t retry_miss;
 	bool retry_hit;
 	uint64_t rd_part_len, rd_part_ns;	/* the last partial page's transfer */
-	/* rng_collide's draws ahead (timing.c): coll_n of them from coll_head */
-#define COLL_RING 256
-	uint64_t coll_ring[COLL_RING];
-	uint32_t coll_head, coll_n;
 };
 
 /* sim.c: the clock, the I/Os in flight (their submission and completion

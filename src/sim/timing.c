@@ -159,6 +159,25 @@ static uint64_t hash64(uint64_t x)
 }
 
 /*
+ * A read waits behind background programs and erases on its unit (only
+ * while the write path is busy past the read's start: the caller asks).
+ * The first draw says whether it meets one, the second which, the third
+ * how far in; a suspend cuts the wait (most waits are cut: that answer
+ * comes from the integer draw, without the floating-point conversions).
+ * The draws come from r: the caller's copy of rng_collide.
+ */
+static uint64_t interference_ns(const struct sim *s, struct rng *r, uint64_t lim)
+{
+	if (rng_draw53(r) >= lim)
+		return 0;
+	int j = rng_draw53(r) >= s->prog_lim;
+	uint64_t k = rng_draw53(r);
+	if (k >= s->susp_lim[j])
+		return s->susp_ns;
+	return us(op_wait(k, j ? s->p.t_bers_us : s->p.t_prog_us));
+}
+
+/*
  * A read whose map page the cache does not hold loads it first (map.c):
  * the map-page reads it misses, in ns.  They go to the unit of the read's
  * first data page, just before it, with their transfer on its channel:
@@ -256,51 +275,14 @@ struct read_go {
 /* The most pages whose draws are taken at once (the retry mask's bits). */
 #define RD_BLOCK 64
 
-/*
- * A read waits behind background programs and erases on its unit (only
- * while the write path is busy past the read's start: the caller asks).
- * Per page, in page order, from rng_collide (drawn by nothing else): the
- * first draw says whether it meets one, the second which, the third how
- * far in; a suspend cuts the wait (the integer bound susp_lim says when).
- * Whether a page meets one is as good as random, so a branch on it would
- * be mispredicted often: the draws come from a ring the generator fills
- * ahead (collide_fill), and each page takes one or three of them, its
- * wait chosen without a branch.
- */
-static void collide_fill(struct sim *s)
-{
-	struct rng r = s->rng_collide;
-	uint32_t n = s->coll_n;
-	const uint32_t h = s->coll_head;
-	for (; n < COLL_RING; n++)
-		s->coll_ring[(h + n) & (COLL_RING - 1)] = rng_draw53(&r);
-	s->coll_n = n;
-	s->rng_collide = r;
-}
-
-/* The interference waits of the next m <= RD_BLOCK pages. */
+/* The interference waits of the next m pages (busy), from rng_collide,
+   in page order. */
 static void collide_waits(struct sim *s, const struct read_go *g, uint32_t m, uint64_t *wait)
 {
-	_Static_assert(3 * RD_BLOCK <= COLL_RING, "a block's draws fit the ring");
-	if (s->coll_n < 3 * m)
-		collide_fill(s);
-	const uint64_t *ring = s->coll_ring, lim = g->collide_lim, prog_lim = s->prog_lim;
-	const uint64_t susp_lim[2] = { s->susp_lim[0], s->susp_lim[1] }, susp_ns = s->susp_ns;
-	const double op[2] = { s->p.t_prog_us, s->p.t_bers_us };
-	const uint32_t h = s->coll_head, mask = COLL_RING - 1;
-	uint32_t used = 0;
-	for (uint32_t i = 0; i < m; i++) {
-		uint32_t at = h + used;
-		uint64_t k0 = ring[at & mask], k1 = ring[(at + 1) & mask], k2 = ring[(at + 2) & mask];
-		bool meets = k0 < lim;
-		int j = k1 >= prog_lim;	/* an erase */
-		uint64_t into = us(op_wait(k2, op[j]));
-		uint64_t w = k2 >= susp_lim[j] ? susp_ns : into;
-		wait[i] = meets ? w : 0;
-		used += meets ? 3 : 1;
-	}
-	s->coll_head = (h + used) & mask;
-	s->coll_n -= used;
+	struct rng rc = s->rng_collide;
+	for (uint32_t i = 0; i < m; i++)
+		wait[i] = interference_ns(s, &rc, g->collide_lim);
+	s->rng_collide = rc;
 }
 
 /* What each page of a read uses, copied into locals: the compiler then
