@@ -340,7 +340,7 @@ void store_close(struct store *s)
 {
 	if (!s)
 		return;
-	if (s->db && !sqlite3_get_autocommit(s->db)) {
+	if (s->db && (s->npend || !sqlite3_get_autocommit(s->db))) {
 		struct sb_err e;
 		/* Nowhere to report a failure; the rollback keeps the file whole. */
 		if (store_commit(s, &e))

@@ -14,6 +14,12 @@
 	d "_max_ns, " d "_lat_sum_ns"
 #define SAMPLE_COLS "t_start_ns, t_end_ns, ramp, " DIR_COLS("read") ", " \
 	DIR_COLS("write") ", " DIR_COLS("trim")
+/* SAMPLE_BATCH (16) rows of 23 parameters, numbered in order */
+#define SAMPLE_ROW "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+#define SAMPLE_ROWS2 SAMPLE_ROW ", " SAMPLE_ROW
+#define SAMPLE_ROWS4 SAMPLE_ROWS2 ", " SAMPLE_ROWS2
+#define SAMPLE_ROWS8 SAMPLE_ROWS4 ", " SAMPLE_ROWS4
+#define SAMPLE_ROWS16 SAMPLE_ROWS8 ", " SAMPLE_ROWS8
 #define WORKLOAD_COLS_V2 "w.id, IFNULL(w.step_id, 0), w.idx, w.name, w.status, " \
 	"IFNULL(w.mode, ''), w.spec_json, w.read_bytes, w.write_bytes, "    \
 	"w.trim_bytes, w.read_ios, w.write_ios, w.trim_ios, w.measured_ns, w.final"
@@ -91,6 +97,9 @@ static const char *const stmt_sql[ST_COUNT] = {
 		"INSERT INTO samples (workload_id, idx, " SAMPLE_COLS ") VALUES "
 		"(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
 		"?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
+	[ST_SAMPLE_INSERT_BATCH] =
+		"INSERT INTO samples (workload_id, idx, " SAMPLE_COLS ") VALUES "
+		SAMPLE_ROWS16,
 	[ST_METRIC_DELETE] =
 		"DELETE FROM metrics WHERE run_id = ?1 AND step_id IS ?2 AND "
 		"workload_id IS ?3 AND key = ?4",
@@ -168,6 +177,8 @@ int store_exec(sqlite3 *db, const char *sql, struct sb_err *e)
 
 sqlite3_stmt *store_stmt(struct store *s, enum store_stmt id, struct sb_err *e)
 {
+	if (store_samples_flush(s, e))
+		return NULL;
 	sqlite3_stmt *st = store_stmt_rebind(s, id, e);
 	if (st)
 		sqlite3_clear_bindings(st);
@@ -236,6 +247,10 @@ int store_tx_ensure(struct store *s, struct sb_err *e)
 
 int store_commit(struct store *s, struct sb_err *e)
 {
+	/* waiting samples of a transaction rolled back behind our back go
+	   into a new one, as they would have one by one */
+	if (s->npend && (store_tx_ensure(s, e) || store_samples_flush(s, e)))
+		return -1;
 	if (sqlite3_get_autocommit(s->db))
 		return 0;
 	/* A database file removed or renamed under a run still takes writes

@@ -157,23 +157,18 @@ int store_workload_finish(struct store *s, int64_t workload_id,
 	return store_commit(s, e);
 }
 
-int store_add_sample(struct store *s, int64_t workload_id,
-		     const struct interval_sample *smp, struct sb_err *e)
+/* Sample smp's 23 parameters, from parameter base + 1 on. */
+static void bind_sample(struct store *s, sqlite3_stmt *st, int base, int64_t workload_id,
+			const struct interval_sample *smp)
 {
-	if (store_tx_ensure(s, e))
-		return -1;
-	/* every parameter bound below (samples_round_trip: no stale value) */
-	sqlite3_stmt *st = store_stmt_rebind(s, ST_SAMPLE_INSERT, e);
-	if (!st)
-		return -1;
-	store_bind_i64(s, st, 1, workload_id);
-	store_bind_i64(s, st, 2, (int64_t)smp->index);
-	store_bind_i64(s, st, 3, (int64_t)smp->t_start_ns);
-	store_bind_i64(s, st, 4, (int64_t)smp->t_end_ns);
-	store_bind_i64(s, st, 5, smp->ramp);
+	store_bind_i64(s, st, base + 1, workload_id);
+	store_bind_i64(s, st, base + 2, (int64_t)smp->index);
+	store_bind_i64(s, st, base + 3, (int64_t)smp->t_start_ns);
+	store_bind_i64(s, st, base + 4, (int64_t)smp->t_end_ns);
+	store_bind_i64(s, st, base + 5, smp->ramp);
 	for (int d = 0; d < DIR_COUNT; d++) {
 		const struct interval_dir *x = &smp->dir[d];
-		int c = 6 + 6 * d;
+		int c = base + 6 + 6 * d;
 		store_bind_i64(s, st, c, (int64_t)x->bytes);
 		store_bind_i64(s, st, c + 1, (int64_t)x->ios);
 		store_bind_i64(s, st, c + 2, (int64_t)x->lat_p50_ns);
@@ -181,9 +176,79 @@ int store_add_sample(struct store *s, int64_t workload_id,
 		store_bind_i64(s, st, c + 4, (int64_t)x->lat_max_ns);
 		store_bind_i64(s, st, c + 5, (int64_t)x->lat_sum_ns);
 	}
+}
+
+/* One sample, in a statement of its own. */
+static int insert_sample(struct store *s, int64_t workload_id,
+			 const struct interval_sample *smp, struct sb_err *e)
+{
+	/* every parameter bound (samples_round_trip: no stale value) */
+	sqlite3_stmt *st = store_stmt_rebind(s, ST_SAMPLE_INSERT, e);
+	if (!st)
+		return -1;
+	bind_sample(s, st, 0, workload_id, smp);
 	if (store_step_done(s, st, "recording a sample", e))
 		return sb_err_wrap(e, "sample %llu of workload %lld",
 				   (unsigned long long)smp->index,
 				   (long long)workload_id);
+	return 0;
+}
+
+/* A full batch in one statement; 1 when it failed as a whole (a
+   constraint: no row of it is in), to be told row by row. */
+static int insert_batch(struct store *s, struct sb_err *e)
+{
+	sqlite3_stmt *st = store_stmt_rebind(s, ST_SAMPLE_INSERT_BATCH, e);
+	if (!st)
+		return -1;
+	for (uint32_t k = 0; k < SAMPLE_BATCH; k++)
+		bind_sample(s, st, 23 * (int)k, s->pend_wid, &s->pend[k]);
+	return store_step_done(s, st, "recording samples", e) ? 1 : 0;
+}
+
+int store_samples_flush(struct store *s, struct sb_err *e)
+{
+	uint32_t n = s->npend;
+	if (!n)
+		return 0;
+	s->npend = 0;
+	int rc = n == SAMPLE_BATCH ? insert_batch(s, e) : 1;
+	if (rc <= 0) {
+		s->have_last &= rc == 0;
+		return rc;
+	}
+	/* One by one: the rows before a failing one go in, and the error
+	   names the sample, as if each had been written at its own call. */
+	rc = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		struct sb_err ek;
+		if (insert_sample(s, s->pend_wid, &s->pend[k], &ek) && !rc) {
+			*e = ek;
+			rc = -1;
+		}
+	}
+	s->have_last &= rc == 0;
+	return rc;
+}
+
+int store_add_sample(struct store *s, int64_t workload_id,
+		     const struct interval_sample *smp, struct sb_err *e)
+{
+	if (store_tx_ensure(s, e))
+		return -1;
+	bool continues = s->have_last && workload_id == s->last_wid &&
+			 smp->index == s->last_idx + 1;
+	if (continues) {
+		s->pend[s->npend++] = *smp;
+		s->pend_wid = workload_id;
+	} else if (store_samples_flush(s, e) || insert_sample(s, workload_id, smp, e)) {
+		s->have_last = false;
+		return -1;
+	}
+	s->have_last = true;
+	s->last_wid = workload_id;
+	s->last_idx = smp->index;
+	if (s->npend == SAMPLE_BATCH && store_samples_flush(s, e))
+		return -1;
 	return 0;
 }

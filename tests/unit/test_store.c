@@ -333,6 +333,108 @@ TEST(samples_round_trip)
 	store_close(s);
 }
 
+/* Samples i0..i1 of workload w (seed `seed`) are what it holds, in order. */
+static void check_samples(struct store *s, int64_t w, uint32_t wl, uint64_t i0, uint64_t i1,
+			  uint64_t seed)
+{
+	struct interval_sample *got, x;
+	size_t n;
+	struct sb_err e;
+	if (store_load_samples(s, w, &got, &n, &e)) {
+		CHECK_FAIL("%s", e.msg);
+		return;
+	}
+	CHECK_EQ_U64(n, i1 - i0 + 1);
+	size_t bad = 0;
+	for (size_t k = 0; k < n; k++) {
+		make_sample(&x, wl, i0 + k, seed);
+		bad += !same_sample(&got[k], &x);
+	}
+	CHECK(bad == 0);
+	free(got);
+}
+
+/*
+ * A workload's run of samples waits in the store, SAMPLE_BATCH at a time
+ * (store_impl.h): against the samples as written one by one, every read
+ * sees all written so far (whatever the batch's fill), a commit makes
+ * them visible to another connection, closing writes the rest, and a
+ * repeated sample inside a batch is refused by name with the rows around
+ * it kept, as one by one.
+ */
+TEST(batched_samples_are_there_for_every_read_commit_and_close)
+{
+	struct store *s = open_new("batched.db");
+	struct sb_err e;
+	if (!s)
+		return;
+	int64_t run = begin_run(s, "t"), w[4];
+	for (int k = 0; k < 4; k++)
+		CHECK(store_workload_begin(s, run, 0, (uint32_t)k, "w", NULL, &w[k], &e) == 0);
+	struct interval_sample x;
+	static const uint64_t reads[] = { 0, 1, 15, 16, 17, 37, 500, 999 };
+	size_t r = 0;
+	for (uint64_t i = 0; i < 1000; i++) {
+		make_sample(&x, 0, i, 5);
+		CHECK(store_add_sample(s, w[0], &x, &e) == 0);
+		if (r < sizeof reads / sizeof reads[0] && i == reads[r]) {
+			check_samples(s, w[0], 0, 0, i, 5);
+			r++;
+		}
+	}
+	/* in batches: a batch that failed as a whole would have gone row by
+	   row, the same rows, at the cost the batch is there to save */
+	CHECK(sqlite3_stmt_status(s->stmt[ST_SAMPLE_INSERT], SQLITE_STMTSTATUS_RUN, 0) <
+	      1000 / SAMPLE_BATCH);
+	/* written, not yet committed: another connection sees them after */
+	for (uint64_t i = 1000; i < 1010; i++) {
+		make_sample(&x, 0, i, 5);
+		CHECK(store_add_sample(s, w[0], &x, &e) == 0);
+	}
+	CHECK(store_tick(s, true, &e) == 0);
+	struct store *o;
+	CHECK(store_open_readonly(db_path("batched.db"), &o, &e) == 0);
+	if (o) {
+		check_samples(o, w[0], 0, 0, 1009, 5);
+		store_close(o);
+	}
+	/* a repeat in a batch short of full: refused at the commit, by name */
+	uint64_t order[] = { 5, 3, 4, 5 };
+	for (int k = 0; k < 4; k++) {
+		make_sample(&x, 1, order[k], 6);
+		CHECK(store_add_sample(s, w[1], &x, &e) == 0);
+	}
+	CHECK(store_tick(s, true, &e) == -1);
+	CHECK(strstr(e.msg, "sample 5 of workload") != NULL);
+	check_samples(s, w[1], 1, 3, 5, 6);
+	/* a repeat in a full batch: the batch told row by row */
+	make_sample(&x, 2, 20, 7);
+	CHECK(store_add_sample(s, w[2], &x, &e) == 0);
+	int refused = 0;
+	for (uint64_t i = 3; i <= 35; i++) {
+		make_sample(&x, 2, i, 7);
+		if (store_add_sample(s, w[2], &x, &e)) {
+			refused++;
+			CHECK(strstr(e.msg, "sample 20 of workload") != NULL);
+		}
+	}
+	CHECK(refused == 1);
+	check_samples(s, w[2], 2, 3, 35, 7);
+	/* closing writes what waits */
+	for (uint64_t i = 0; i < 10; i++) {
+		make_sample(&x, 3, i, 8);
+		CHECK(store_add_sample(s, w[3], &x, &e) == 0);
+	}
+	CHECK(s->npend > 0);	/* the test tests the wait */
+	store_close(s);
+	CHECK(store_open(db_path("batched.db"), &s, &e) == 0);
+	if (s) {
+		check_samples(s, w[3], 3, 0, 9, 8);
+		check_samples(s, w[0], 0, 0, 1009, 5);
+		store_close(s);
+	}
+}
+
 TEST(metrics_and_readings_round_trip)
 {
 	struct store *s = open_new("metrics.db");
