@@ -71,6 +71,9 @@ struct jitter {
 	double x;		/* unit-variance OU state */
 	double a, b;		/* x' = a x + b N(0,1) */
 	struct rng rng;
+	/* For every t in [win_lo, win_hi], jitter_at(t) is x and
+	   jitter_tick_end(t) is win_end (jitter_tick; empty: win_lo > win_hi) */
+	double win_lo, win_hi, win_end;
 };
 
 /*
@@ -259,6 +262,18 @@ double waf_scatter(const struct sim *s);
 void jitter_init(struct jitter *j, double tau_s, uint64_t seed);
 double jitter_at(struct jitter *j, double t_s);	/* unit-variance value */
 double jitter_tick_end(double t_s);		/* end of t's 10 ms tick */
+/* Both of one time: jitter_at's value, and *end = jitter_tick_end(t_s).
+   A write step asks for them at every step, thousands of times a tick on
+   the exact path: the window answers those without a division. */
+double jitter_tick_slow(struct jitter *j, double t_s, double *end);
+static inline double jitter_tick(struct jitter *j, double t_s, double *end)
+{
+	if (t_s >= j->win_lo && t_s <= j->win_hi) {
+		*end = j->win_end;
+		return j->x;
+	}
+	return jitter_tick_slow(j, t_s, end);
+}
 
 /* chunks.c */
 int chunks_init(struct sim *s, struct sb_err *e);

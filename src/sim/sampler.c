@@ -35,6 +35,11 @@ struct sampler {
 	uint64_t victims;
 	double wa_uniform;	/* sim_waf_lw(rho), asked for at every write step */
 	struct rng rng;
+	/* sampler_wa's answer while no block has changed bins: the write
+	   path asks several times a step, and most exact writes place no
+	   page at all (a sampler page is many of them) */
+	double wa_now;
+	bool wa_known;
 };
 
 static void bin_rm(struct sampler *sp, int32_t b)
@@ -42,6 +47,7 @@ static void bin_rm(struct sampler *sp, int32_t b)
 	struct blk *k = &sp->blk[b];
 	if (!k->inbin)
 		return;
+	sp->wa_known = false;
 	k->inbin = 0;
 	if (k->prev >= 0)
 		sp->blk[k->prev].next = k->next;
@@ -55,6 +61,7 @@ static void bin_rm(struct sampler *sp, int32_t b)
 static void bin_add(struct sampler *sp, int32_t b)
 {
 	struct blk *k = &sp->blk[b];
+	sp->wa_known = false;
 	k->inbin = 1;
 	k->prev = -1;
 	k->next = sp->bin[k->nvalid];
@@ -273,7 +280,7 @@ double sampler_wa_uniform(const struct sampler *sp)
 	return sp->wa_uniform;
 }
 
-double sampler_wa(struct sampler *sp)
+double sampler_wa_scan(struct sampler *sp)
 {
 	int32_t v = sp->minv;
 	while (v <= BPG && sp->bin[v] < 0)
@@ -286,4 +293,13 @@ double sampler_wa(struct sampler *sp)
 	   overwrite). */
 	double vv = sp->victims && v >= 0.9 * sp->v_avg ? sp->v_avg : v;
 	return (double)BPG / ((double)BPG - vv);
+}
+
+double sampler_wa(struct sampler *sp)
+{
+	if (!sp->wa_known) {
+		sp->wa_now = sampler_wa_scan(sp);
+		sp->wa_known = true;
+	}
+	return sp->wa_now;
 }

@@ -42,6 +42,9 @@ void sampler_trim(struct sampler *sp, uint64_t off, uint64_t len);
  * the block greedy GC would erase next (1 when nothing is stale).
  */
 double sampler_wa(struct sampler *sp);
+/* The same, read from the bins every time (sampler_wa keeps its answer
+   while no block changes bins): the rule, for tests. */
+double sampler_wa_scan(struct sampler *sp);
 /* The oracle's amplification of uniform random writes at this rho
    (sim_waf_lw), evaluated once: the write path scales by it at every
    step, and its Halley iterations near the branch point cost as much as

@@ -30,14 +30,20 @@ double wp_free(const struct sim *s)
 	return s->R - s->m * w->S_dyn - w->T_v - w->T_i;
 }
 
-double wp_slc_room(const struct sim *s)
+/* The SLC room when free space is F (wp_free): a step knows F already. */
+static double slc_room_at(const struct sim *s, double F)
 {
 	if (s->p.route == ROUTE_DIRECT)
 		return 0;
 	const struct wpath *w = &s->wp;
 	double st = max_d(0.0, s->slc_st_cap - w->S_st);
-	double dyn = min_d(s->slc_dyn_max - w->S_dyn, (wp_free(s) - s->f_res) / s->m);
+	double dyn = min_d(s->slc_dyn_max - w->S_dyn, (F - s->f_res) / s->m);
 	return st + max_d(0.0, dyn);
+}
+
+double wp_slc_room(const struct sim *s)
+{
+	return slc_room_at(s, wp_free(s));
 }
 
 static double slc_bytes(const struct sim *s)
@@ -54,6 +60,22 @@ static double slc_bytes(const struct sim *s)
 static double foldable(const struct sim *s)
 {
 	return s->p.route == ROUTE_SLC_ONLY ? slc_bytes(s) : s->wp.S_dyn;
+}
+
+/*
+ * The state a step starts from, as the regime's choice, its rates and its
+ * crossings all read it: free space, what folding may take, the SLC room.
+ * Nothing changes them between the three, so one step reads them once.
+ */
+struct view {
+	double F, S, room;
+};
+
+static void view_of(const struct sim *s, struct view *v)
+{
+	v->F = wp_free(s);
+	v->S = foldable(s);
+	v->room = slc_room_at(s, v->F);
 }
 
 /*
@@ -102,11 +124,11 @@ static double win_open_room(const struct sim *s)
 }
 
 /* Update the modes that have hysteresis, then name the regime. */
-static enum regime choose(struct sim *s)
+static enum regime choose(struct sim *s, const struct view *v)
 {
 	struct wpath *w = &s->wp;
 	const struct sim_profile *p = &s->p;
-	double F = wp_free(s), S = foldable(s), room = wp_slc_room(s);
+	double F = v->F, S = v->S, room = v->room;
 
 	if (p->route == ROUTE_SLC_ONLY) {
 		double win = win_open_room(s);
@@ -319,17 +341,18 @@ struct rates {
 };
 
 static void regime_rates(struct sim *s, enum regime rg, double host_cap,
-			 const struct overwrite *ow, struct rates *r)
+			 const struct overwrite *ow, const struct view *v, double jit,
+			 struct rates *r)
 {
 	const struct sim_profile *p = &s->p;
 	struct wpath *w = &s->wp;
-	bool have_slc = foldable(s) > EPS_B;
+	bool have_slc = v->S > EPS_B;
 	/* GC's jitter is that of scattered data: a sequential overwrite under
 	   GC is as smooth as a fill, and so is a burst (no GC runs). */
 	double sigma = rg == RG_GC ?
 		       p->sigma_seq + (p->sigma_gc - p->sigma_seq) * waf_scatter(s) :
 		       p->sigma_seq;
-	double j = 1.0 + sigma * jitter_at(&s->jit, w->t);
+	double j = 1.0 + sigma * jit;
 	if (j < 0.05)
 		j = 0.05;
 	j /= 1.0 + ow->map_wb;	/* map write-backs share the host's path */
@@ -395,10 +418,10 @@ static void regime_rates(struct sim *s, enum regime rg, double host_cap,
 
 /* The regime's crossings: the longest step that stays inside it. */
 static double step_limit(struct sim *s, const struct rates *r,
-			 const struct overwrite *ow)
+			 const struct overwrite *ow, const struct view *v)
 {
 	struct wpath *w = &s->wp;
-	double F = wp_free(s), S = foldable(s);
+	double F = v->F, S = v->S;
 	double lim = INFINITY;
 	double h_nat = r->to_slc ? 0 : r->h;
 	double h_slc = r->to_slc ? r->h : 0;
@@ -429,9 +452,9 @@ static double step_limit(struct sim *s, const struct rates *r,
 			lim = min_d(lim, w->T_i / -dTi);
 	}
 	if (r->rg == RG_SLC && r->h > 0)
-		lim = min_d(lim, max_d(wp_slc_room(s), EPS_B) / r->h);
+		lim = min_d(lim, max_d(v->room, EPS_B) / r->h);
 	if (r->rg == RG_STALL && r->fold > 0 && s->m > 0)
-		lim = min_d(lim, (win_open_room(s) - wp_slc_room(s)) /
+		lim = min_d(lim, (win_open_room(s) - v->room) /
 				(r->fold * (s->m - 1) / s->m));
 	if (r->rg == RG_ROUND && r->fold > 0)
 		lim = min_d(lim, w->round_left / r->fold);
@@ -466,9 +489,9 @@ static double step_apply(struct sim *s, const struct rates *r, double dt,
 	/* Where it goes. */
 	double slc = 0;
 	if (r->to_slc) {
-		double st = min_d(b, max_d(0.0, s->slc_st_cap - w->S_st));
-		double dyn = min_d(b - st, max_d(0.0, wp_slc_room(s) -
-					   max_d(0.0, s->slc_st_cap - w->S_st)));
+		double st_room = max_d(0.0, s->slc_st_cap - w->S_st);
+		double st = min_d(b, st_room);
+		double dyn = min_d(b - st, max_d(0.0, wp_slc_room(s) - st_room));
 		w->S_st += st;
 		w->S_dyn += dyn;
 		slc = st + dyn;
@@ -492,14 +515,20 @@ static double step_apply(struct sim *s, const struct rates *r, double dt,
 	}
 	*to_slc += slc;
 
-	/* GC's sampler sees the host's data where it lands. */
+	/* GC's sampler sees the host's data where it lands.  A step's bytes
+	   mostly go one way: no bytes would change nothing there (its carry
+	   plus zero is its carry), so the other call is left out. */
 	if (s->samp) {
 		if (ow->span_len) {
-			sampler_write_rand(s->samp, ow->span_off, ow->span_len, slc, true);
-			sampler_write_rand(s->samp, ow->span_off, ow->span_len, nat, false);
+			if (slc != 0)
+				sampler_write_rand(s->samp, ow->span_off, ow->span_len, slc, true);
+			if (nat != 0)
+				sampler_write_rand(s->samp, ow->span_off, ow->span_len, nat, false);
 		} else {
-			sampler_write_seq(s->samp, ow->lba, slc, true);
-			sampler_write_seq(s->samp, ow->lba + slc, nat, false);
+			if (slc != 0)
+				sampler_write_seq(s->samp, ow->lba, slc, true);
+			if (nat != 0)
+				sampler_write_seq(s->samp, ow->lba + slc, nat, false);
 		}
 	}
 
@@ -543,12 +572,15 @@ double wp_write(struct sim *s, double bytes, double host_cap, double max_dt,
 	double done = 0, to_slc = 0;
 	double t_end = w->t + max_dt;
 	while (done < bytes - 1e-6 && w->t < t_end) {
+		struct view v;
 		struct rates r;
-		regime_rates(s, choose(s), host_cap, ow, &r);
+		double tick_end, jit = jitter_tick(&s->jit, w->t, &tick_end);
+		view_of(s, &v);
+		regime_rates(s, choose(s, &v), host_cap, ow, &v, jit, &r);
 		if (r.h <= 0 && r.fold <= 0 && r.gc <= 0)
 			break;	/* nothing can move: the caller's limit decides */
-		double dt = step_limit(s, &r, ow);
-		dt = min_d(dt, jitter_tick_end(w->t) - w->t);
+		double dt = step_limit(s, &r, ow, &v);
+		dt = min_d(dt, tick_end - w->t);
 		dt = min_d(dt, t_end - w->t);
 		if (r.h > 0) {
 			dt = min_d(dt, (bytes - done) / r.h);
