@@ -240,11 +240,6 @@ struct sim {
 	bool map_warm;		/* its last block of lookups missed no more */
 	bool oom;		/* an allocation failed inside a submit */
 	bool stuck;		/* the write path could not move */
-	/* rng_retry runs ahead of the pages read (timing.c): retry_miss pages
-	   read without a retry, then (retry_hit) one with, then it draws on */
-	uint64_t retry_miss;
-	bool retry_hit;
-	uint64_t rd_part_len, rd_part_ns;	/* the last partial page's transfer */
 };
 
 /* sim.c: the clock, the I/Os in flight (their submission and completion

@@ -198,298 +198,168 @@ static uint64_t map_misses(struct sim *s, uint64_t off, uint64_t len)
 	return n;
 }
 
-/*
- * The retry draws, one per NAND page read in page order, come from
- * rng_retry, which nothing else draws from.  A retry is rare (p_rr is
- * 1e-4 to 1e-3), so the generator runs ahead, in a loop of its own, to
- * its next draw that retries: the pages before it (retry_miss of them)
- * then cost a subtraction, not a draw each.  The same draws, so the
- * same pages retry.
- */
-#define RETRY_SCAN 65536	/* the most draws one look ahead makes */
-
-static void retry_ahead(struct sim *s)
-{
-	struct rng r = s->rng_retry;
-	const uint64_t lim = s->retry_lim;
-	uint64_t n = 0;
-	while (n < RETRY_SCAN && rng_draw53(&r) >= lim)
-		n++;
-	s->retry_miss = n;
-	s->retry_hit = n < RETRY_SCAN;
-	s->rng_retry = r;
-}
-
-/* Which of the next m <= 64 pages read retry: bit i for the i-th. */
-static uint64_t retry_mask_slow(struct sim *s, uint32_t m)
-{
-	uint64_t mask = 0;
-	uint32_t i = 0;
-	for (;;) {
-		uint64_t take = s->retry_miss < m - i ? s->retry_miss : m - i;
-		s->retry_miss -= take;
-		i += (uint32_t)take;
-		if (i == m)
-			return mask;
-		if (s->retry_hit) {	/* retry_miss is 0: the next page retries */
-			mask |= 1ull << i;
-			s->retry_hit = false;
-			if (++i == m)
-				return mask;
-		}
-		retry_ahead(s);
-	}
-}
-
-static inline uint64_t retry_mask(struct sim *s, uint32_t m)
-{
-	if (!s->retry_lim)
-		return 0;	/* no retries: no draws */
-	if (s->retry_miss >= m) {
-		s->retry_miss -= m;
-		return 0;
-	}
-	return retry_mask_slow(s, m);
-}
-
-/* A partial page's transfer on its channel: a 4 KiB random stream asks
-   for one length again and again. */
-static uint64_t part_ns(struct sim *s, uint64_t n)
-{
-	if (n != s->rd_part_len) {
-		s->rd_part_len = n;
-		s->rd_part_ns = xfer_ns((double)n, s->p.ch_gbs);
-	}
-	return s->rd_part_ns;
-}
-
-/* One read's state while its pages reserve their units and channels. */
-struct read_go {
-	uint64_t start;		/* when its pages may start: core and firmware done */
-	uint64_t end;		/* the last channel transfer's end so far */
-	uint64_t maps;		/* map pages missed, still to go before a page */
-	uint64_t collide_lim;
-	bool busy;		/* the write path runs past start: interference */
+/* A read's NAND pages, a block at a time, before their reservations:
+   each page's unit, service and retry times and channel transfer. */
+#define RD_BLOCK 32
+struct read_blk {
+	uint32_t unit[RD_BLOCK];
+	uint64_t svc[RD_BLOCK], retry[RD_BLOCK], ch_ns[RD_BLOCK];
+	uint64_t n0;		/* the first page's bytes of the read */
 };
 
-/* The most pages whose draws are taken at once (the retry mask's bits). */
-#define RD_BLOCK 64
-
-/* The interference waits of the next m pages (busy), from rng_collide,
-   in page order. */
-static void collide_waits(struct sim *s, const struct read_go *g, uint32_t m, uint64_t *wait)
-{
-	struct rng rc = s->rng_collide;
-	for (uint32_t i = 0; i < m; i++)
-		wait[i] = interference_ns(s, &rc, g->collide_lim);
-	s->rng_collide = rc;
-}
-
-/* What each page of a read uses, copied into locals: the compiler then
-   keeps them in registers (through a pointer into the sim each store to
-   a unit's or channel's free time would make it load them again). */
-struct page_env {
-	uint64_t *unit_free, *ch_free;
-	const struct page_ns *nat;
-	struct divisor unit_div, ch_div;
-	uint64_t type_magic, ntypes;
+/* Where a read stands between blocks of its pages. */
+struct read_pos {
+	uint64_t at, end;	/* the next byte, the read's end */
+	uint64_t pg, pg_end;	/* at's page, and where it ends */
+	uint64_t c_end;		/* where the chunk of `tag` ends (0: none yet) */
+	enum chunk_tag tag;
+	const struct page_ns *one;	/* the chunk's pages' read time, or NULL:
+					   by each page's type */
 };
 
-static inline struct page_env page_env_of(const struct sim *s)
+/* The chunk at `at` (past the drive's end: unmapped): its tag, where it
+   ends, and its pages' read time when they share one (SLC, or a drive
+   with one native type). */
+static void read_chunk(const struct sim *s, struct read_pos *r)
 {
-	return (struct page_env){ s->unit_free, s->ch_free, s->pg_nat, s->unit_div, s->ch_div,
-				  s->type_magic, (uint64_t)s->ntypes };
+	uint64_t c = r->at >> s->chunk_shift;
+	r->c_end = (c + 1) << s->chunk_shift;
+	r->tag = c < s->nchunks ? chunk_tag(s, c) : CH_UNMAPPED;
+	if (r->tag == CH_SLC && s->p.tr_slc_us > 0)
+		r->one = &s->pg_slc;
+	else
+		r->one = s->ntypes == 1 ? &s->pg_nat[0] : NULL;
 }
 
-/*
- * One page: its hash picks its unit and (a native page of a drive with
- * several types: one = NULL) its type's read time; a retry adds the
- * retry time; then it reserves its unit from `ready` and its channel
- * after that.  Returns the read's end with this page's transfer.
- * `pow2`: units and channels are known to be powers of two (masks; else
- * mod_by asks), constant in each caller, so each variant has its own
- * code.
- */
-static inline __attribute__((always_inline)) uint64_t
-page_go(const struct page_env *v, const struct page_ns *one, bool pow2, uint64_t pg, bool retry,
-	uint64_t ready, uint64_t extra_svc, uint64_t ch_ns, uint64_t end)
+/* Page pg's unit and read times (its hash picks both), as the m-th of
+   the block; ch_ns is its transfer. */
+static inline void page_add(const struct sim *s, const struct page_ns *one, uint64_t pg,
+		     uint64_t ch_ns, struct read_blk *b, uint32_t m)
 {
 	uint64_t ph = hash64(pg);
-	const struct page_ns *pt = one ? one : &v->nat[mod47_by(ph >> 17, v->type_magic, v->ntypes)];
-	uint64_t u = pow2 ? ph & v->unit_div.mask : mod_by(&v->unit_div, ph);
-	uint64_t c = pow2 ? u & v->ch_div.mask : mod_by(&v->ch_div, u);
-	uint64_t svc = pt->svc + (retry ? pt->retry : 0) + extra_svc;
-	uint64_t a = reserve(&v->unit_free[u], ready, svc);
-	return max_u64(end, reserve(&v->ch_free[c], a, ch_ns));
-}
-
-/* Whole pages pg .. pg + k - 1 (bits of rmask retry; busy: wait[] is
-   their interference), in a loop without the first page's cases. */
-static inline __attribute__((always_inline)) uint64_t
-pages_whole(const struct sim *s, uint64_t end, const struct page_ns *one, bool pow2, bool busy,
-	    uint64_t start, uint64_t pg, uint32_t k, uint64_t rmask, const uint64_t *wait)
-{
-	const struct page_env v = page_env_of(s);
-	const uint64_t ch_ns = s->ch_page_ns;
-	for (uint32_t i = 0; i < k; i++)
-		end = page_go(&v, one, pow2, pg + i, rmask >> i & 1, busy ? start + wait[i] : start,
-			      0, ch_ns, end);
-	return end;
-}
-
-#define PAGES_WHOLE(pow2, busy) \
-	(one ? pages_whole(s, end, one, pow2, busy, start, pg, k, rmask, wait) : \
-	       pages_whole(s, end, NULL, pow2, busy, start, pg, k, rmask, wait))
-
-/* pages_whole's variant for the drive and the read. */
-static uint64_t pages_whole_any(const struct sim *s, uint64_t end, const struct page_ns *one,
-				bool busy, uint64_t start, uint64_t pg, uint32_t k, uint64_t rmask,
-				const uint64_t *wait)
-{
-	bool pow2 = s->unit_div.shift >= 0 && s->ch_div.shift >= 0;
-	if (pow2)
-		return busy ? PAGES_WHOLE(true, true) : PAGES_WHOLE(true, false);
-	return busy ? PAGES_WHOLE(false, true) : PAGES_WHOLE(false, false);
-}
-
-/* One page with its own service and transfer (a read's first or last). */
-static uint64_t page_one(const struct sim *s, const struct read_go *g, const struct page_ns *one,
-			 uint64_t pg, bool retry, uint64_t wait, uint64_t extra_svc, uint64_t ch_ns)
-{
-	const struct page_env v = page_env_of(s);
-	return page_go(&v, one, false, pg, retry, g->start + wait, extra_svc, ch_ns, g->end);
-}
-
-/* A read's first page, n of its bytes: it also reads the map pages the
-   read missed (map_misses), their unit time and transfer with its own. */
-static void page_first(struct sim *s, struct read_go *g, const struct page_ns *one, uint64_t pg,
-		       uint64_t n, bool retry, uint64_t wait)
-{
-	uint64_t extra = 0, ch_ns = n == s->page_div.d ? s->ch_page_ns : part_ns(s, n);
-	if (g->maps) {
-		extra = g->maps * s->tr_map_ns;
-		ch_ns = xfer_ns((double)n + (double)(g->maps * s->map_page_bytes), s->p.ch_gbs);
-		g->maps = 0;
-	}
-	g->end = page_one(s, g, one, pg, retry, wait, extra, ch_ns);
+	const struct page_ns *pt = one ? one :
+		&s->pg_nat[mod47_by(ph >> 17, s->type_magic, (uint64_t)s->ntypes)];
+	b->unit[m] = (uint32_t)mod_by(&s->unit_div, ph);
+	b->svc[m] = pt->svc;
+	b->retry[m] = pt->retry;
+	b->ch_ns[m] = ch_ns;
 }
 
 /*
- * k pages from pg, all of one chunk's (its pages' read time `one`, or
- * NULL: by each page's type): the first has n_first of the read's
- * bytes, the last n_last, those between are whole.  Their draws go a
- * block at a time (retries, then interference: each generator in page
- * order); the read's first page also reads the map pages it missed
- * (map_misses): their unit time and their transfer go with it.
+ * The next block of a read's NAND pages: up to RD_BLOCK of them.  Pages
+ * in unmapped chunks are left out: nothing is stored there, no NAND
+ * access.  A native page's read time goes by its type, from its hash
+ * (which also picks its unit).  Whole pages in one chunk (nearly all)
+ * go a run at a time: the same tag, the same transfer.
  */
-static void read_span(struct sim *s, struct read_go *g, const struct page_ns *one,
-		      uint64_t pg, uint64_t k, uint64_t n_first, uint64_t n_last)
+static uint32_t read_pages(const struct sim *s, struct read_pos *r, struct read_blk *b)
 {
-	const uint64_t page = s->page_div.d;
-	uint64_t wait[RD_BLOCK];
-	for (uint64_t i = 0; i < k; ) {
-		uint32_t m = k - i < RD_BLOCK ? (uint32_t)(k - i) : RD_BLOCK;
-		uint64_t rmask = retry_mask(s, m);
-		if (g->busy)
-			collide_waits(s, g, m, wait);
-		else
-			wait[0] = wait[m - 1] = 0;	/* the first's and last's, below */
-		uint32_t j = 0, jend = m;
-		if (i == 0) {
-			page_first(s, g, one, pg, n_first, rmask & 1, wait[0]);
-			j = 1;
+	const uint64_t page = s->page_div.d, end = r->end;
+	uint64_t at = r->at, pg = r->pg, pg_end = r->pg_end;
+	uint32_t m = 0;
+	while (at < end && m < RD_BLOCK) {
+		if (at >= r->c_end) {
+			r->at = at;
+			read_chunk(s, r);
 		}
-		bool last_part = i + m == k && k > 1 && n_last != page;
-		if (last_part)
-			jend = m - 1;
-		if (jend > j)
-			g->end = pages_whole_any(s, g->end, one, g->busy, g->start, pg + i + j,
-						 jend - j, rmask >> j, wait + j);
-		if (last_part)
-			g->end = page_one(s, g, one, pg + k - 1, rmask >> (m - 1) & 1, wait[m - 1], 0,
-					  part_ns(s, n_last));
-		i += m;
+		uint64_t lim = end < r->c_end ? end : r->c_end;
+		if (r->tag != CH_UNMAPPED && at + page == pg_end && lim >= pg_end) {
+			uint64_t k = div_by(&s->page_div, lim - at);	/* >= 1 */
+			if (k > RD_BLOCK - m)
+				k = RD_BLOCK - m;
+			if (!m)
+				b->n0 = page;
+			const struct page_ns *one = r->one;
+			const uint64_t ch_ns = s->ch_page_ns;
+			if (one)	/* two loops: each without the test */
+				for (uint32_t i = 0; i < k; i++)
+					page_add(s, one, pg + i, ch_ns, b, m + i);
+			else
+				for (uint32_t i = 0; i < k; i++)
+					page_add(s, NULL, pg + i, ch_ns, b, m + i);
+			m += (uint32_t)k;
+			pg += k;
+			at += k * page;
+			pg_end += k * page;
+			continue;
+		}
+		uint64_t n = (pg_end < end ? pg_end : end) - at;
+		if (r->tag != CH_UNMAPPED) {
+			if (!m)
+				b->n0 = n;
+			page_add(s, r->one, pg, n == page ? s->ch_page_ns : xfer_ns((double)n, s->p.ch_gbs),
+				 b, m++);
+		}
+		at += n;
+		pg++;
+		pg_end += page;
 	}
-}
-
-/* The chunk c's pages' read time when they share one (SLC, or a drive
-   with one native type), else NULL: by each page's type. */
-static const struct page_ns *chunk_one(const struct sim *s, enum chunk_tag tag)
-{
-	if (tag == CH_SLC && s->p.tr_slc_us > 0)
-		return &s->pg_slc;
-	return s->ntypes == 1 ? &s->pg_nat[0] : NULL;
+	r->at = at;
+	r->pg = pg;
+	r->pg_end = pg_end;
+	return m;
 }
 
 /*
- * A read's NAND pages, a chunk at a time: each page goes with the chunk
- * its part of the read starts in (the first at the read's offset, the
- * others where they start), and pages in unmapped chunks are left out
- * (nothing is stored there, no NAND access; past the drive's end is
- * unmapped too).
- */
-static void read_chunks(struct sim *s, struct read_go *g, uint64_t off, uint64_t len)
-{
-	const uint64_t page = s->page_div.d, end = off + len;
-	uint64_t at = off;
-	while (at < end) {
-		uint64_t c = at >> s->chunk_shift;
-		uint64_t c_end = (c + 1) << s->chunk_shift;
-		uint64_t lim = end < c_end ? end : c_end;
-		uint64_t pg = div_by(&s->page_div, at);
-		uint64_t k = div_by(&s->page_div, lim - 1) - pg + 1;	/* pages starting here */
-		uint64_t span_end = (pg + k) * page < end ? (pg + k) * page : end;
-		enum chunk_tag tag = c < s->nchunks ? chunk_tag(s, c) : CH_UNMAPPED;
-		if (tag != CH_UNMAPPED) {
-			uint64_t first_end = (pg + 1) * page < end ? (pg + 1) * page : end;
-			read_span(s, g, chunk_one(s, tag), pg, k, first_end - at,
-				  span_end - (pg + k - 1) * page);
-		}
-		at = span_end;
-	}
-}
-
-/* A read within one page (a 4 KiB random read's): read_chunks' case of
-   one page, without its loops. */
-static void read_in_page(struct sim *s, struct read_go *g, uint64_t off, uint64_t len)
-{
-	uint64_t c = off >> s->chunk_shift;
-	enum chunk_tag tag = c < s->nchunks ? chunk_tag(s, c) : CH_UNMAPPED;
-	if (tag == CH_UNMAPPED)
-		return;
-	uint64_t wait = 0;
-	bool retry = retry_mask(s, 1) & 1;
-	if (g->busy)
-		collide_waits(s, g, 1, &wait);
-	page_first(s, g, chunk_one(s, tag), div_by(&s->page_div, off), len, retry, wait);
-}
-
-/*
- * A read: the core and firmware, the map pages it misses, then its NAND
- * pages (read_chunks): each reserves its unit, then its channel, in page
- * order; the read link after the last.
+ * A read: the core and firmware, then its NAND pages a block at a time,
+ * each block in steps that each keep little in registers: the pages
+ * (read_pages), their retry draws, their interference draws, then the
+ * unit and channel reservations, in page order.  Each generator draws in
+ * page order as it did page by page (the two are apart), and nothing a
+ * page's reservations depend on comes from a later page's.
  */
 uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 {
 	const struct sim_profile *p = &s->p;
 	uint64_t start = reserve(pick_core(s), t, s->t_ctrl_ns) +
 			 s->fw_rd_ns[latency_fw_draw(s)];
-	struct read_go g = {
-		.start = start, .end = start,
-		.maps = s->map ? map_misses(s, off, len) : 0,
-		/* Background programs and erases run until the write path's time. */
-		.busy = ns_to_s(start) < s->wp.t,
-		.collide_lim = s->collide_lim[s->wp.last != RG_SLC],
-	};
-	if (div_by(&s->page_div, off) == div_by(&s->page_div, off + len - 1))
-		read_in_page(s, &g, off, len);
-	else
-		read_chunks(s, &g, off, len);
+	uint64_t maps = s->map ? map_misses(s, off, len) : 0;
+	/* Background programs and erases run until the write path's time. */
+	bool busy = ns_to_s(start) < s->wp.t;
+	uint64_t collide_lim = s->collide_lim[s->wp.last != RG_SLC];
+	const uint64_t retry_lim = s->retry_lim;
+	uint64_t pg = div_by(&s->page_div, off);
+	struct read_pos r = { off, off + len, pg, (pg + 1) * s->page_div.d, 0, CH_UNMAPPED, NULL };
+	uint64_t end = start;
+	uint64_t *unit_free = s->unit_free, *ch_free = s->ch_free;
+	struct read_blk b;
+	uint64_t ready[RD_BLOCK];
+	while (r.at < r.end) {
+		uint32_t m = read_pages(s, &r, &b);
+		if (!m)
+			continue;
+		if (retry_lim) {
+			struct rng rr = s->rng_retry;
+			for (uint32_t i = 0; i < m; i++)
+				if (rng_draw53(&rr) < retry_lim)
+					b.svc[i] += b.retry[i];
+			s->rng_retry = rr;
+		}
+		if (maps) {	/* the map pages first (map_misses) */
+			b.svc[0] += maps * s->tr_map_ns;
+			b.ch_ns[0] = xfer_ns((double)b.n0 + (double)(maps * s->map_page_bytes), p->ch_gbs);
+			maps = 0;
+		}
+		if (busy) {
+			struct rng rc = s->rng_collide;
+			for (uint32_t i = 0; i < m; i++)
+				ready[i] = start + interference_ns(s, &rc, collide_lim);
+			s->rng_collide = rc;
+		} else {
+			for (uint32_t i = 0; i < m; i++)
+				ready[i] = start;
+		}
+		for (uint32_t i = 0; i < m; i++) {
+			uint32_t u = b.unit[i];
+			uint64_t a = reserve(&unit_free[u], ready[i], b.svc[i]);
+			end = max_u64(end, reserve(&ch_free[mod_by(&s->ch_div, u)], a, b.ch_ns[i]));
+		}
+	}
 	if (len != s->rd_link_len) {
 		s->rd_link_len = len;
 		s->rd_link_ns = xfer_ns((double)len, p->link_rd_gbs);
 	}
-	return reserve(&s->link_free[0], g.end, s->rd_link_ns);
+	return reserve(&s->link_free[0], end, s->rd_link_ns);
 }
 
 /*
