@@ -20,6 +20,8 @@
 #include "common/hist.h"
 #include "common/sample.h"
 
+/* A store belongs to the thread that opened it: its connection is opened
+   without SQLite's own lock (nothing else may use it meanwhile). */
 struct store;
 
 #define STORE_DEFAULT_PATH "ssdbench.db"
