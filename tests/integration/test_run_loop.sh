@@ -61,27 +61,35 @@ sync_flags() {	# prints the flags of the process' descriptors on $dev
 		awk '/^flags:/ {print $2}' "/proc/$pid/fdinfo/${fd##*/}"
 	done
 }
-# The descriptors once the run has opened the device (a loaded machine may
-# take more than a second to start a sanitizer build); empty if it never did.
-await_flags() {
-	local pid=$1 i f
-	for i in $(seq 100); do
-		f=$(sync_flags "$pid")
-		[ -n "$f" ] && { echo "$f"; return; }
-		kill -0 "$pid" 2>/dev/null || return
-		sleep 0.1
-	done
-}
 has_osync() {	# O_SYNC is 04010000 (octal)
 	local f
 	for f in "$@"; do (( (8#$f & 8#4010000) == 8#4010000 )) && return 0; done
 	return 1
 }
+# The descriptors once the run has opened the device (a loaded machine may
+# take more than a second to start a sanitizer build); empty if it never did.
+# With `want` (sync), the look goes on until a descriptor with O_SYNC is
+# there or the run ends: the session's own descriptor (O_DIRECT, no O_SYNC)
+# opens first, and a look right then would see only it.
+await_flags() {
+	local pid=$1 want=${2:-} i f seen=
+	for i in $(seq 100); do
+		f=$(sync_flags "$pid")
+		[ -n "$f" ] && seen=$f
+		if [ -n "$seen" ]; then
+			[ -z "$want" ] && break
+			has_osync $seen && break
+		fi
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "$seen"
+}
 for mode in sync plain; do
 	extra=(); [ $mode = sync ] && extra=(--sync)
 	$S run --target "$dev" --rw randwrite --bs 4k --qd 2 --time 3s --destroy-data --no-db "${extra[@]}" >/dev/null &
 	pid=$!
-	flags=$(await_flags $pid)
+	flags=$(await_flags $pid "$( [ $mode = sync ] && echo sync)")
 	wait $pid || fail "$mode run failed"
 	echo "$mode: flags $flags"
 	if [ $mode = sync ]; then has_osync $flags || fail "--sync: no O_SYNC descriptor"
