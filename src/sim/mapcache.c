@@ -16,6 +16,8 @@
  */
 #include "sim/mapcache.h"
 
+#include "sim/magicdiv.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +38,7 @@ struct mapcache {
 	uint64_t *set8;		/* compact: one word per set, slot j its byte j */
 	uint64_t nsets, ways, npages;
 	/* page / nsets: a shift when nsets is a power of two, else a
-	   multiply (div_magic) */
+	   multiply (magicdiv.h: exact, pages and sets being below 2^31) */
 	int set_shift;		/* -1: not a power of two */
 	uint64_t set_magic;
 	uint64_t lookups, misses, dirtied;	/* hits: lookups - misses */
@@ -48,21 +50,10 @@ struct place {
 	uint32_t tag;		/* page / nsets + 1 */
 };
 
-/*
- * floor(a / d) as floor(a ceil(2^64 / d) / 2^64), exact for a d < 2^64:
- * the product exceeds a / d by a (ceil(2^64 / d) - 2^64 / d) / 2^64
- * < a / 2^64 < 1 / d, less than a / d's distance to the next integer.
- * Pages and sets are below 2^31, so a d < 2^62.
- */
-static uint64_t div_magic(uint64_t d)
-{
-	return UINT64_MAX / d + 1;
-}
-
 static struct place place_of(const struct mapcache *m, uint64_t page)
 {
 	uint64_t q = m->set_shift >= 0 ? page >> m->set_shift :
-		     (uint64_t)(((unsigned __int128)page * m->set_magic) >> 64);
+		     div_by_magic(page, m->set_magic);
 	return (struct place){ page - q * m->nsets, (uint32_t)q + 1 };
 }
 
@@ -97,7 +88,7 @@ int mapcache_new(uint64_t slots, uint64_t npages, struct mapcache **out,
 	if (m->nsets && !(m->nsets & (m->nsets - 1)))
 		m->set_shift = __builtin_ctzll(m->nsets);
 	else if (m->nsets)
-		m->set_magic = div_magic(m->nsets);
+		m->set_magic = magic_of(m->nsets);
 	if (m->ways == WAYS_MAX && tag_max(npages, m->nsets) <= C_TAG_MAX)
 		m->set8 = alloc_sets(m->nsets * sizeof *m->set8);
 	else if (m->ways)

@@ -13,6 +13,7 @@
 
 #include "common/rng.h"
 #include "sim/cplq.h"
+#include "sim/magicdiv.h"
 #include "sim/sampler.h"
 #include "sim/sim.h"
 
@@ -104,20 +105,16 @@ static inline uint64_t mod_by(const struct divisor *v, uint64_t x)
 	return v->shift >= 0 ? x & v->mask : x % v->d;
 }
 
-/*
- * a % d by a multiply, for a < 2^47 and 2 <= d < 2^17 with magic =
- * mod47_magic(d): q = floor(a ceil(2^64 / d) / 2^64) is floor(a / d) exactly
- * there (the error a (ceil(2^64 / d) - 2^64 / d) / 2^64 < a / 2^64 < 1 / d).
- */
+/* a % d for a < 2^47 and 2 <= d < 2^17 (so a d < 2^64: magicdiv.h) with
+   magic = mod47_magic(d). */
 static inline uint64_t mod47_magic(uint64_t d)
 {
-	return UINT64_MAX / d + 1;
+	return magic_of(d);
 }
 
 static inline uint64_t mod47_by(uint64_t a, uint64_t magic, uint64_t d)
 {
-	uint64_t q = (uint64_t)(((unsigned __int128)a * magic) >> 64);
-	return a - q * d;
+	return a - div_by_magic(a, magic) * d;
 }
 
 struct wbuf_ent {
