@@ -109,7 +109,11 @@ static int check_truncated(const char *path, struct sb_err *e)
 		return 0;		/* new file, or SQLite says why */
 	unsigned char h[100];
 	struct stat st;
-	ssize_t got = fstat(fd, &st) ? -1 : read(fd, h, sizeof h);
+	/* The size after the header: a writer creating the file meanwhile
+	   only makes it grow (a size taken first could be 0 beside its header) */
+	ssize_t got = read(fd, h, sizeof h);
+	if (got > 0 && fstat(fd, &st))
+		got = -1;
 	close(fd);
 	if (got <= 0)
 		return 0;
