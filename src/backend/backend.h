@@ -60,6 +60,7 @@ struct open_opts {
 	bool write;		/* open for writing (caller checked safety) */
 	uint64_t create_size;	/* files: create/extend to this size, 0 = keep */
 	const char *sim_options;	/* sim: "seed=..,scale=.." */
+	struct sim_memo *sim_memo;	/* sim: streams kept across reopens (sim.h), or NULL */
 };
 
 struct queue_opts {
@@ -77,6 +78,7 @@ struct queue_opts {
 
 struct backend_target;
 struct backend_queue;
+struct sim_memo;
 struct lat_hist;
 
 /*

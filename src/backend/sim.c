@@ -45,6 +45,8 @@ static int sim_b_open(const char *spec, const struct open_opts *o,
 		free(t);
 		return -1;
 	}
+	if (o && o->sim_memo)
+		sim_use_memo(t->sim, o->sim_memo);
 	t->fluid = sp.fluid;
 	t->sampled = sp.sampled;
 	t->sampled_mix = sp.profile.sampled_mix;

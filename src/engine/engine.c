@@ -33,7 +33,7 @@ int engine_open(const struct engine_opts *o, struct engine **out, struct sb_err 
 	eng->ops = ops;
 	eng->opts = *o;
 	struct open_opts oo = { .write = o->allow_write, .create_size = o->file_size,
-				.sim_options = o->sim_options };
+				.sim_options = o->sim_options, .sim_memo = o->sim_memo };
 	if (ops->open(o->target, &oo, &eng->target, &eng->facts, e)) {
 		free(eng);
 		return -1;

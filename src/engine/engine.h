@@ -33,6 +33,8 @@ struct engine_opts {
 	uint64_t interval_ns;	/* sample interval, default 100 ms */
 	const char *iolog_path;	/* per-I/O log (CSV), NULL = none */
 	const char *sim_options;
+	struct sim_memo *sim_memo;	/* a simulated drive's memo of streams, kept by
+					   the caller across reopens (sim.h); NULL: none */
 	bool allow_write;	/* the caller checked safety for writes */
 };
 

@@ -1326,9 +1326,9 @@ static void slicer_free(struct slicer *z)
 		hist_free(z->side_lat[i]);
 }
 
-int sim_run_fluid(struct sim *s, const struct sim_stream *st,
-		  uint64_t max_bytes, uint64_t max_ns, uint64_t slice_ns,
-		  sim_slice_fn fn, void *ctx, struct sb_err *e)
+int fluid_run(struct sim *s, const struct sim_stream *st,
+	      uint64_t max_bytes, uint64_t max_ns, uint64_t slice_ns,
+	      sim_slice_fn fn, void *ctx, struct sb_err *e)
 {
 	if (check_stream(s, st, max_bytes, max_ns, slice_ns, e))
 		return -1;

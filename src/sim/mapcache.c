@@ -111,6 +111,50 @@ void mapcache_free(struct mapcache *m)
 	free(m);
 }
 
+/* The slots' memory: whichever layout m has (NULL: no ways). */
+static const void *slots_of(const struct mapcache *m)
+{
+	return m->set8 ? (const void *)m->set8 : (const void *)m->slot;
+}
+
+int mapcache_clone(const struct mapcache *m, struct mapcache **out)
+{
+	struct mapcache *c = malloc(sizeof *c);
+	if (!c)
+		return -1;
+	memcpy(c, m, sizeof *c);
+	c->set8 = NULL;
+	c->slot = NULL;
+	uint64_t bytes = mapcache_bytes(m);
+	void *p = slots_of(m) ? alloc_sets(bytes) : NULL;
+	if (slots_of(m) && !p) {
+		free(c);
+		return -1;
+	}
+	if (p)
+		memcpy(p, slots_of(m), bytes);
+	if (m->set8)
+		c->set8 = p;
+	else
+		c->slot = p;
+	*out = c;
+	return 0;
+}
+
+bool mapcache_equal(const struct mapcache *a, const struct mapcache *b)
+{
+	/* as bytes, padding and all (a copy by assignment need not keep it) */
+	struct mapcache fa, fb;
+	memcpy(&fa, a, sizeof fa);
+	memcpy(&fb, b, sizeof fb);
+	fa.set8 = fb.set8 = NULL;
+	fa.slot = fb.slot = NULL;
+	if (memcmp(&fa, &fb, sizeof fa) || !slots_of(a) != !slots_of(b) ||
+	    !a->set8 != !b->set8)
+		return false;
+	return !slots_of(a) || !memcmp(slots_of(a), slots_of(b), mapcache_bytes(a));
+}
+
 uint64_t mapcache_slots(const struct mapcache *m)
 {
 	return m->nsets * m->ways;

@@ -37,6 +37,10 @@ struct mapcache_stats {
 int mapcache_new(uint64_t slots, uint64_t npages, struct mapcache **out,
 		 struct sb_err *e);
 void mapcache_free(struct mapcache *m);
+/* A copy of m in its own memory (-1: none), and whether two caches hold
+   the same state, every byte of it (a simulator's memo: memo.c). */
+int mapcache_clone(const struct mapcache *m, struct mapcache **out);
+bool mapcache_equal(const struct mapcache *a, const struct mapcache *b);
 
 /* Slots actually used: `slots` rounded down to whole sets. */
 uint64_t mapcache_slots(const struct mapcache *m);

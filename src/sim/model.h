@@ -237,7 +237,26 @@ struct sim {
 	bool map_warm;		/* its last block of lookups missed no more */
 	bool oom;		/* an allocation failed inside a submit */
 	bool stuck;		/* the write path could not move */
+	/* Bookkeeping, no part of the drive's state (snapshot.c leaves
+	   both out of its comparison and its copies): */
+	struct sim_memo *memo;	/* the caller's memo of streams (memo.c), or NULL */
+	bool pristine;		/* only sim_idle since sim_open: a stream now
+				   may repeat one the memo holds */
 };
+
+/* fluid.c: sim_run_fluid's work, the memo aside (memo.c decides
+   whether a stream runs or repeats a recorded one). */
+int fluid_run(struct sim *s, const struct sim_stream *st,
+	      uint64_t max_bytes, uint64_t max_ns, uint64_t slice_ns,
+	      sim_slice_fn fn, void *ctx, struct sb_err *e);
+
+/* snapshot.c: a deep copy of a drive with nothing in flight, ... */
+int sim_snapshot(const struct sim *s, struct sim **out, struct sb_err *e);
+/* ... whether two drives are in the same state, every byte of it (the
+   clock too; the I/Os in flight: none on either), ... */
+bool sim_same_state(const struct sim *a, const struct sim *b);
+/* ... and s put in snap's state (s has nothing in flight; its memo stays). */
+int sim_restore(struct sim *s, const struct sim *snap, struct sb_err *e);
 
 /* sim.c: the clock, the I/Os in flight (their submission and completion
    times) and every discrete resource (timing_shift) dt later, as if the

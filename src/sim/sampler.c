@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/sim.h"
 
@@ -212,6 +213,56 @@ void sampler_free(struct sampler *sp)
 	free(sp->rmap);
 	free(sp->ring);
 	free(sp);
+}
+
+/* The struct without its arrays' addresses, as bytes (padding and all: a
+   copy by assignment need not keep it): what is compared as the struct. */
+static void fields_of(const struct sampler *sp, struct sampler *v)
+{
+	memcpy(v, sp, sizeof *v);
+	v->map = v->rmap = v->ring = NULL;
+}
+
+int sampler_clone(const struct sampler *sp, struct sampler **out)
+{
+	struct sampler *c = malloc(sizeof *c);
+	if (!c)
+		return -1;
+	memcpy(c, sp, sizeof *c);
+	c->map = malloc(sizeof *c->map * (size_t)sp->upages);
+	c->rmap = malloc(sizeof *c->rmap * NPG);
+	c->ring = malloc(sizeof *c->ring * sp->ring_cap);
+	if (!c->map || !c->rmap || !c->ring) {
+		sampler_free(c);
+		return -1;
+	}
+	memcpy(c->map, sp->map, sizeof *c->map * (size_t)sp->upages);
+	memcpy(c->rmap, sp->rmap, sizeof *c->rmap * NPG);
+	memcpy(c->ring, sp->ring, sizeof *c->ring * sp->ring_cap);
+	*out = c;
+	return 0;
+}
+
+/* The pages staged, in order (the ring's other slots were never written,
+   or are left over: no state). */
+static bool same_ring(const struct sampler *a, const struct sampler *b)
+{
+	for (uint32_t i = 0; i < a->ring_len; i++)
+		if (a->ring[(a->ring_head + i) % a->ring_cap] !=
+		    b->ring[(b->ring_head + i) % b->ring_cap])
+			return false;
+	return true;
+}
+
+bool sampler_equal(const struct sampler *a, const struct sampler *b)
+{
+	struct sampler fa, fb;
+	fields_of(a, &fa);
+	fields_of(b, &fb);
+	return !memcmp(&fa, &fb, sizeof fa) &&
+	       !memcmp(a->map, b->map, sizeof *a->map * (size_t)a->upages) &&
+	       !memcmp(a->rmap, b->rmap, sizeof *a->rmap * NPG) &&
+	       same_ring(a, b);
 }
 
 static int32_t page_of(const struct sampler *sp, double off)

@@ -25,6 +25,10 @@ struct sampler;
 int sampler_new(double rho, uint64_t user_bytes, double slc_bytes, uint64_t seed,
 		struct sampler **out, struct sb_err *e);
 void sampler_free(struct sampler *sp);
+/* A copy of sp in its own memory (-1: none), and whether two samplers
+   hold the same state, every byte of it (a simulator's memo: memo.c). */
+int sampler_clone(const struct sampler *sp, struct sampler **out);
+bool sampler_equal(const struct sampler *a, const struct sampler *b);
 
 /*
  * `bytes` of host data: sequential data at [off, off + bytes), random data

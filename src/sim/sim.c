@@ -80,6 +80,7 @@ int sim_open(const struct sim_profile *p, uint64_t seed, struct sim **out,
 		sim_close(s);
 		return -1;
 	}
+	s->pristine = true;
 	*out = s;
 	return 0;
 }
@@ -128,6 +129,7 @@ static void trim_range(struct sim *s, uint64_t off, uint64_t len)
 
 int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e)
 {
+	s->pristine = false;
 	if (io->op != SIM_FLUSH &&
 	    (io->offset > s->capacity || io->len > s->capacity - io->offset))
 		return sb_errf(e, "sim: I/O at %llu + %llu is beyond the drive's %llu bytes",
@@ -205,6 +207,7 @@ int sim_reap(struct sim *s, struct sim_cpl *out, int min, int max,
 	     uint64_t deadline_ns)
 {
 	int n = 0;
+	s->pristine = false;
 	while (n < max && cplq_len(&s->cq)) {
 		uint64_t t = cplq_min_t(&s->cq);
 		if (t > s->now) {
@@ -223,6 +226,7 @@ int sim_reap(struct sim *s, struct sim_cpl *out, int min, int max,
 
 uint64_t sim_warp(struct sim *s, uint64_t dt)
 {
+	s->pristine = false;
 	uint64_t last = cplq_shift(&s->cq, dt, s->now + dt);
 	timing_shift(s, dt);
 	s->now += dt;
@@ -241,6 +245,7 @@ int sim_discard(struct sim *s, uint64_t off, uint64_t len, struct sb_err *e)
 		return sb_errf(e, "sim: discard of %llu + %llu is beyond the drive's %llu bytes",
 			       (unsigned long long)off, (unsigned long long)len,
 			       (unsigned long long)s->capacity);
+	s->pristine = false;
 	wp_idle_to(s, ns_to_s(s->now));
 	trim_range(s, off, len);
 	return 0;
@@ -248,6 +253,7 @@ int sim_discard(struct sim *s, uint64_t off, uint64_t len, struct sb_err *e)
 
 void sim_flush(struct sim *s)
 {
+	s->pristine = false;
 	uint64_t empty = s->drain_end > s->now ? s->drain_end : s->now;
 	s->now = empty + s->t_commit_ns;
 	wp_idle_to(s, ns_to_s(s->now));

@@ -159,6 +159,28 @@ int sim_run_fluid(struct sim *s, const struct sim_stream *st,
 		  uint64_t max_bytes, uint64_t max_ns, uint64_t slice_ns,
 		  sim_slice_fn fn, void *ctx, struct sb_err *e);
 
+/*
+ * A memo of streams, kept by the caller across drives it opens again and
+ * again (a suite's purges reopen its simulated drive): a stream asked of a
+ * drive that has only idled since sim_open, in exactly the state (every
+ * byte, the clock too) a recorded stream started from, with the same
+ * stream and limits, is not run again: its recorded slices are handed to
+ * `fn` (the same numbers, histograms and times; the clock at each as it
+ * stood then) and the drive is put in the state the run left.  A stream
+ * that `fn` stops or fails part way is run again from the start, its
+ * slices up to that one not handed over twice, so the drive stands where
+ * the run would have stopped.  Anything else runs as without a memo (the
+ * first stream from a fresh drive is recorded, replacing the last one).
+ */
+struct sim_memo;
+int sim_memo_new(struct sim_memo **out, struct sb_err *e);
+void sim_memo_free(struct sim_memo *m);
+/* s uses m (borrowed: m outlives s; NULL: none). */
+void sim_use_memo(struct sim *s, struct sim_memo *m);
+/* Streams recorded and streams repeated from the record, so far. */
+uint64_t sim_memo_records(const struct sim_memo *m);
+uint64_t sim_memo_replays(const struct sim_memo *m);
+
 /* A look inside, for tests, `sim show` and the docs. */
 struct sim_state {
 	double now_s;

@@ -18,6 +18,7 @@
 #include "device/safety.h"
 #include "device/target_json.h"
 #include "engine/engine.h"
+#include "sim/sim.h"
 #include "suite/device_io.h"
 #include "suite/record.h"
 #include "suite/step.h"
@@ -118,6 +119,9 @@ struct run_state {
 	struct suite_monitor *mon;	/* temperature and health, or NULL */
 	bool have_facts_before;		/* a resumed run recorded them */
 	double clock_base_s;		/* target clock lost to reopens, s */
+	/* A simulated drive's streams, kept across its purges (reopens):
+	   one asked again of the same fresh drive repeats its record. */
+	struct sim_memo *memo;
 };
 
 /*
@@ -220,7 +224,17 @@ static int open_target(struct run_state *rs, struct sb_err *e)
 	rs->eo.interrupted = rs->o->interrupted;
 	rs->eo.interval_ns = suite_param(rs->p, "interval")->u;
 	rs->eo.allow_write = true;
-	return engine_open(&rs->eo, &rs->eng, e);
+	if (rs->t.is_sim) {
+		if (sim_memo_new(&rs->memo, e))
+			return -1;
+		rs->eo.sim_memo = rs->memo;
+	}
+	if (engine_open(&rs->eo, &rs->eng, e)) {
+		sim_memo_free(rs->memo);
+		rs->memo = NULL;
+		return -1;
+	}
+	return 0;
 }
 
 static int run_plan(struct run_state *rs, bool resuming, enum suite_outcome *out,
@@ -304,6 +318,8 @@ close:
 	rs->mon = NULL;
 	engine_close(rs->eng);
 	rs->eng = NULL;
+	sim_memo_free(rs->memo);
+	rs->memo = NULL;
 	store_tick(rs->s, true, &se);
 	store_lease_release(rs->s, rs->run_id, &se);
 	return 0;
