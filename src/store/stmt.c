@@ -139,6 +139,11 @@ static const char *const stmt_sql[ST_COUNT] = {
 		"SELECT t_start_ns, t_end_ns, ramp, read_bytes, read_ios, write_bytes, "
 		"write_ios, trim_bytes, trim_ios FROM samples WHERE workload_id = ?1 "
 		"ORDER BY idx",
+	/* a write trace's five columns: each a sqlite3_column call and a
+	   decoded field fewer, of a preconditioning's million rows */
+	[ST_SAMPLE_COUNTS_WRITE] =
+		"SELECT t_start_ns, t_end_ns, ramp, write_bytes, write_ios "
+		"FROM samples WHERE workload_id = ?1 ORDER BY idx",
 	[ST_HIST_GET] =
 		"SELECT encoded FROM histograms WHERE workload_id = ?1 "
 		"AND direction = ?2",

@@ -50,6 +50,7 @@ enum store_stmt {
 	ST_WORKLOAD_LIST_V5,
 	ST_SAMPLE_LIST,
 	ST_SAMPLE_COUNTS,
+	ST_SAMPLE_COUNTS_WRITE,	/* the writes' counts alone */
 	ST_HIST_GET,
 	ST_WORKLOAD_EXISTS,
 	ST_METRIC_LIST,

@@ -268,6 +268,31 @@ TEST(workloads_totals_histograms_round_trip)
 	store_close(s);
 }
 
+/* store_each_sample_counts' rows against the whole samples read back. */
+struct counts_check {
+	const struct interval_sample *want;
+	unsigned dirs;	/* the directions asked for, the ones compared */
+	size_t n, seen, bad;
+	size_t stop_at;	/* the row whose call fails */
+};
+
+static int check_counts(void *ctx, const struct sample_counts *c, struct sb_err *e)
+{
+	struct counts_check *cc = ctx;
+	size_t i = cc->seen++;
+	if (i >= cc->n) {
+		cc->bad++;
+		return 0;
+	}
+	const struct interval_sample *w = &cc->want[i];
+	cc->bad += c->t_start_ns != w->t_start_ns || c->t_end_ns != w->t_end_ns ||
+		   c->ramp != w->ramp;
+	for (int d = 0; d < DIR_COUNT; d++)
+		if (cc->dirs & (1u << d))
+			cc->bad += c->bytes[d] != w->dir[d].bytes || c->ios[d] != w->dir[d].ios;
+	return i == cc->stop_at ? sb_errf(e, "stopped at %zu", i) : 0;
+}
+
 TEST(samples_round_trip)
 {
 	struct store *s = open_new("samples.db");
@@ -312,24 +337,30 @@ TEST(samples_round_trip)
 	}
 	CHECK(bad == 0);
 	/* the counts alone: each sample's time, ramp, bytes and I/Os, the
-	   same as the whole samples read back */
-	struct sample_counts *cn;
-	size_t nc;
-	CHECK(store_load_sample_counts(s, w1, &cn, &nc, &e) == 0);
-	CHECK(nc == n);
-	bad = 0;
-	for (size_t i = 0; i < nc && i < n; i++) {
-		bad += cn[i].t_start_ns != got[i].t_start_ns ||
-		       cn[i].t_end_ns != got[i].t_end_ns || cn[i].ramp != got[i].ramp;
-		for (int d = 0; d < DIR_COUNT; d++)
-			bad += cn[i].bytes[d] != got[i].dir[d].bytes ||
-			       cn[i].ios[d] != got[i].dir[d].ios;
+	   same as the whole samples read back, one call a row in order */
+	static const unsigned masks[] = { 7, 1u << DIR_WRITE, 1u << DIR_READ | 1u << DIR_WRITE };
+	struct counts_check cc;
+	for (size_t k = 0; k < sizeof masks / sizeof masks[0]; k++) {
+		cc = (struct counts_check){ .want = got, .dirs = masks[k], .n = n,
+					    .stop_at = SIZE_MAX };
+		CHECK(store_each_sample_counts(s, w1, cc.dirs, check_counts, &cc, &e) == 0);
+		CHECK(cc.seen == n);
+		CHECK(cc.bad == 0);
 	}
-	CHECK(bad == 0);
-	free(cn);
+	/* a callback's error stops the reading, and is the call's */
+	cc = (struct counts_check){ .want = got, .dirs = 7, .n = n, .stop_at = 7 };
+	CHECK(store_each_sample_counts(s, w1, 7, check_counts, &cc, &e) == -1);
+	CHECK(cc.seen == 8);
+	CHECK(strstr(e.msg, "stopped at 7") != NULL);
+	/* and the statement is free again for the next reading */
+	cc = (struct counts_check){ .want = got, .dirs = 7, .n = n, .stop_at = SIZE_MAX };
+	CHECK(store_each_sample_counts(s, w1, 7, check_counts, &cc, &e) == 0);
+	CHECK(cc.seen == n);
 	free(got);
 	CHECK(store_load_samples(s, 777, &got, &n, &e) == -1);
-	CHECK(store_load_sample_counts(s, 777, &cn, &nc, &e) == -1);
+	cc = (struct counts_check){ .stop_at = SIZE_MAX };
+	CHECK(store_each_sample_counts(s, 777, 7, check_counts, &cc, &e) == -1);
+	CHECK(cc.seen == 0);
 	store_close(s);
 }
 
