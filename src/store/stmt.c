@@ -187,6 +187,8 @@ sqlite3_stmt *store_stmt(struct store *s, enum store_stmt id, struct sb_err *e)
 	sqlite3_stmt *st = store_stmt_rebind(s, id, e);
 	if (st)
 		sqlite3_clear_bindings(st);
+	if (id == ST_SAMPLE_INSERT_BATCH)
+		s->batch_held = false;	/* its values cleared */
 	return st;
 }
 
@@ -201,6 +203,8 @@ sqlite3_stmt *store_stmt_rebind(struct store *s, enum store_stmt id, struct sb_e
 			return NULL;
 		}
 		s->stmt[id] = st;
+		if (id == ST_SAMPLE_INSERT_BATCH)
+			s->batch_held = false;	/* nothing bound yet */
 	} else {
 		sqlite3_reset(st);
 	}

@@ -466,6 +466,81 @@ TEST(batched_samples_are_there_for_every_read_commit_and_close)
 	}
 }
 
+/*
+ * A batch's parameters bound only where the value differs from the last
+ * batch's (store_impl.h: batch_vals): samples whose fields repeat from
+ * batch to batch or change (values drawn from three, the trims all 0),
+ * the workload switching between runs of batches, a batch refused and
+ * told row by row between them: each reads back as written.
+ */
+static void make_repeating_sample(struct interval_sample *x, uint32_t wl, uint64_t i,
+				  uint64_t seed)
+{
+	make_sample(x, wl, i, seed);
+	struct rng r;
+	rng_seed(&r, seed * 7919u + i);
+	for (int d = 0; d < DIR_COUNT; d++) {
+		struct interval_dir *v = &x->dir[d];
+		uint64_t *f[] = { &v->bytes, &v->ios, &v->lat_p50_ns, &v->lat_p99_ns,
+				  &v->lat_max_ns, &v->lat_sum_ns };
+		for (int k = 0; k < 6; k++)
+			*f[k] = d == DIR_TRIM ? 0 : rng_next(&r) % 3;
+	}
+	x->ramp = (i / 40) % 2;
+}
+
+TEST(batched_samples_with_repeating_values_round_trip)
+{
+	struct store *s = open_new("repeating.db");
+	struct sb_err e;
+	if (!s)
+		return;
+	int64_t run = begin_run(s, "t"), w[2];
+	for (int k = 0; k < 2; k++)
+		CHECK(store_workload_begin(s, run, 0, (uint32_t)k, "w", NULL, &w[k], &e) == 0);
+	struct interval_sample x;
+	uint64_t next[2] = { 0, 0 };
+	/* runs of 3, 1, 2 ... batches, alternating workloads */
+	for (int part = 0; part < 8; part++) {
+		uint32_t k = (uint32_t)part % 2;
+		uint64_t n = SAMPLE_BATCH * (uint64_t)(1 + (part * 2) % 3) + 1;
+		for (uint64_t j = 0; j < n; j++, next[k]++) {
+			make_repeating_sample(&x, k, next[k], 11 + k);
+			CHECK(store_add_sample(s, w[k], &x, &e) == 0);
+		}
+		if (part == 4) {
+			/* a full batch refused (a repeat), told row by row */
+			make_repeating_sample(&x, k, next[k] + 5, 11 + k);
+			CHECK(store_add_sample(s, w[k], &x, &e) == 0);
+			int refused = 0;
+			for (uint64_t j = 0; j < 2 * SAMPLE_BATCH; j++, next[k]++) {
+				make_repeating_sample(&x, k, next[k], 11 + k);
+				refused += store_add_sample(s, w[k], &x, &e) != 0;
+			}
+			CHECK(refused == 1);
+		}
+	}
+	CHECK(s->batch_held);	/* the test tests the values kept */
+	CHECK(store_tick(s, true, &e) == 0);
+	for (uint32_t k = 0; k < 2; k++) {
+		struct interval_sample *got;
+		size_t n;
+		if (store_load_samples(s, w[k], &got, &n, &e)) {
+			CHECK_FAIL("%s", e.msg);
+			continue;
+		}
+		CHECK_EQ_U64(n, next[k]);
+		size_t bad = 0;
+		for (size_t i = 0; i < n; i++) {
+			make_repeating_sample(&x, k, i, 11 + k);
+			bad += !same_sample(&got[i], &x);
+		}
+		CHECK(bad == 0);
+		free(got);
+	}
+	store_close(s);
+}
+
 TEST(metrics_and_readings_round_trip)
 {
 	struct store *s = open_new("metrics.db");
