@@ -58,8 +58,10 @@ void hist_free(struct lat_hist *h)
  */
 static bool dense(uint64_t m)
 {
-	if (!m)
-		return false;	/* the common word of a sparse histogram */
+	/* under two bits, the common word of a sparse histogram (a slice's
+	   sixty values over two hundred words), told without the count */
+	if (!(m & (m - 1)))
+		return false;
 	/* the bits counted in place: without a popcount instruction in the
 	   baseline, __builtin_popcountll is a call into libgcc */
 	m -= (m >> 1) & 0x5555555555555555ull;

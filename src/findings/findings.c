@@ -101,33 +101,52 @@ bool name_word(const char *name, const char *key, char *buf, size_t len)
 	return true;
 }
 
+/* The trace load_trace builds, a point per measured sample as it is read. */
+struct trace_build {
+	unsigned dirs;
+	struct trace_pt *v;
+	size_t n, cap;
+};
+
+static int add_trace_pt(void *ctx, const struct sample_counts *s, struct sb_err *e)
+{
+	struct trace_build *b = ctx;
+	if (s->ramp || s->t_end_ns <= s->t_start_ns)
+		return 0;
+	if (b->n == b->cap) {
+		/* doubling: a large block grows in place or is moved by
+		   its pages, not copied */
+		size_t cap = b->cap ? b->cap * 2 : 1024;
+		struct trace_pt *v = realloc(b->v, cap * sizeof *v);
+		if (!v)
+			return sb_errf(e, "out of memory");
+		b->v = v;
+		b->cap = cap;
+	}
+	struct trace_pt p = { .ns = s->t_end_ns - s->t_start_ns };
+	for (int d = 0; d < DIR_COUNT; d++)
+		if (b->dirs & (1u << d)) {
+			p.bytes += s->bytes[d];
+			p.ios += s->ios[d];
+		}
+	b->v[b->n++] = p;
+	return 0;
+}
+
 int load_trace(struct fctx *c, int64_t wid, unsigned dirs,
 	       struct trace_pt **t, size_t *n, struct sb_err *e)
 {
-	struct sample_counts *s;
-	size_t ns;
-	if (store_load_sample_counts(c->s, wid, &s, &ns, e))
+	struct trace_build b = { .dirs = dirs };
+	*t = NULL;
+	*n = 0;
+	if (store_each_sample_counts(c->s, wid, dirs, add_trace_pt, &b, e)) {
+		free(b.v);
 		return -1;
-	struct trace_pt *tr = malloc((ns ? ns : 1) * sizeof *tr);
-	if (!tr) {
-		free(s);
+	}
+	if (!b.v && !(b.v = malloc(sizeof *b.v)))	/* callers free it */
 		return sb_errf(e, "out of memory");
-	}
-	size_t k = 0;
-	for (size_t i = 0; i < ns; i++) {
-		if (s[i].ramp || s[i].t_end_ns <= s[i].t_start_ns)
-			continue;
-		struct trace_pt p = { .ns = s[i].t_end_ns - s[i].t_start_ns };
-		for (int d = 0; d < DIR_COUNT; d++)
-			if (dirs & (1u << d)) {
-				p.bytes += s[i].bytes[d];
-				p.ios += s[i].ios[d];
-			}
-		tr[k++] = p;
-	}
-	free(s);
-	*t = tr;
-	*n = k;
+	*t = b.v;
+	*n = b.n;
 	return 0;
 }
 

@@ -159,24 +159,47 @@ int store_load_samples(struct store *s, int64_t workload_id,
 				sample_from_row, (void **)out, n, e);
 }
 
-static void counts_from_row(sqlite3_stmt *st, void *row)
+/* The columns of ST_SAMPLE_COUNTS or, with only the writes asked for,
+   ST_SAMPLE_COUNTS_WRITE: times and ramp, then (bytes, I/Os) of each
+   direction read. */
+static void counts_from_row(sqlite3_stmt *st, bool writes_only, struct sample_counts *x)
 {
-	struct sample_counts *x = row;
 	x->t_start_ns = (uint64_t)sqlite3_column_int64(st, 0);
 	x->t_end_ns = (uint64_t)sqlite3_column_int64(st, 1);
 	x->ramp = sqlite3_column_int(st, 2) != 0;
+	int c = 3;
 	for (int d = 0; d < DIR_COUNT; d++) {
-		x->bytes[d] = (uint64_t)sqlite3_column_int64(st, 3 + 2 * d);
-		x->ios[d] = (uint64_t)sqlite3_column_int64(st, 4 + 2 * d);
+		if (writes_only && d != DIR_WRITE) {
+			x->bytes[d] = x->ios[d] = 0;
+			continue;
+		}
+		x->bytes[d] = (uint64_t)sqlite3_column_int64(st, c++);
+		x->ios[d] = (uint64_t)sqlite3_column_int64(st, c++);
 	}
 }
 
-int store_load_sample_counts(struct store *s, int64_t workload_id,
-			     struct sample_counts **out, size_t *n,
-			     struct sb_err *e)
+int store_each_sample_counts(struct store *s, int64_t workload_id, unsigned dirs,
+			     sample_counts_fn fn, void *ctx, struct sb_err *e)
 {
-	return load_sample_rows(s, workload_id, ST_SAMPLE_COUNTS, sizeof **out,
-				counts_from_row, (void **)out, n, e);
+	if (workload_exists(s, workload_id, e))
+		return -1;
+	bool writes_only = dirs == 1u << DIR_WRITE;
+	sqlite3_stmt *st = store_stmt(s, writes_only ? ST_SAMPLE_COUNTS_WRITE : ST_SAMPLE_COUNTS, e);
+	if (!st)
+		return -1;
+	store_bind_i64(s, st, 1, workload_id);
+	if (store_binds_ok(s, st, "reading samples", e))
+		return -1;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct sample_counts x;
+		counts_from_row(st, writes_only, &x);
+		if (fn(ctx, &x, e)) {
+			sqlite3_reset(st);
+			return -1;
+		}
+	}
+	return store_read_done(s, st, rc, "reading samples", e);
 }
 
 int store_load_histogram(struct store *s, int64_t workload_id,

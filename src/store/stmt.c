@@ -139,6 +139,11 @@ static const char *const stmt_sql[ST_COUNT] = {
 		"SELECT t_start_ns, t_end_ns, ramp, read_bytes, read_ios, write_bytes, "
 		"write_ios, trim_bytes, trim_ios FROM samples WHERE workload_id = ?1 "
 		"ORDER BY idx",
+	/* a write trace's five columns: each a sqlite3_column call and a
+	   decoded field fewer, of a preconditioning's million rows */
+	[ST_SAMPLE_COUNTS_WRITE] =
+		"SELECT t_start_ns, t_end_ns, ramp, write_bytes, write_ios "
+		"FROM samples WHERE workload_id = ?1 ORDER BY idx",
 	[ST_HIST_GET] =
 		"SELECT encoded FROM histograms WHERE workload_id = ?1 "
 		"AND direction = ?2",
@@ -182,6 +187,8 @@ sqlite3_stmt *store_stmt(struct store *s, enum store_stmt id, struct sb_err *e)
 	sqlite3_stmt *st = store_stmt_rebind(s, id, e);
 	if (st)
 		sqlite3_clear_bindings(st);
+	if (id == ST_SAMPLE_INSERT_BATCH)
+		s->batch_held = false;	/* its values cleared */
 	return st;
 }
 
@@ -196,6 +203,8 @@ sqlite3_stmt *store_stmt_rebind(struct store *s, enum store_stmt id, struct sb_e
 			return NULL;
 		}
 		s->stmt[id] = st;
+		if (id == ST_SAMPLE_INSERT_BATCH)
+			s->batch_held = false;	/* nothing bound yet */
 	} else {
 		sqlite3_reset(st);
 	}

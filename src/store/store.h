@@ -254,11 +254,20 @@ struct sample_counts {
 	bool ramp;
 	uint64_t bytes[DIR_COUNT], ios[DIR_COUNT];
 };
-/* Every sample's counts, in order (as store_load_samples).  Caller frees
-   *out with free(). */
-int store_load_sample_counts(struct store *s, int64_t workload_id,
-			     struct sample_counts **out, size_t *n,
-			     struct sb_err *e);
+/*
+ * Every sample's counts, in order (as store_load_samples), handed to fn
+ * one at a time as they are read, so a caller keeps only what it needs of
+ * them (a trace: a third of a sample_counts' 72 bytes, where a
+ * preconditioning's million samples read as an array first were 80 MB of
+ * fresh pages).  dirs, a mask of 1 << DIR_*: the directions whose bytes
+ * and I/Os the caller uses; the others may read as 0 (only the writes
+ * asked for: their columns alone are read).  fn returns non-zero with e
+ * set to stop the reading: the call then returns -1.
+ */
+typedef int (*sample_counts_fn)(void *ctx, const struct sample_counts *c,
+				struct sb_err *e);
+int store_each_sample_counts(struct store *s, int64_t workload_id, unsigned dirs,
+			     sample_counts_fn fn, void *ctx, struct sb_err *e);
 int store_load_histogram(struct store *s, int64_t workload_id,
 			 enum io_dir dir, struct lat_hist *out,
 			 struct sb_err *e);

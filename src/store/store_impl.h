@@ -50,6 +50,7 @@ enum store_stmt {
 	ST_WORKLOAD_LIST_V5,
 	ST_SAMPLE_LIST,
 	ST_SAMPLE_COUNTS,
+	ST_SAMPLE_COUNTS_WRITE,	/* the writes' counts alone */
 	ST_HIST_GET,
 	ST_WORKLOAD_EXISTS,
 	ST_METRIC_LIST,
@@ -69,6 +70,7 @@ enum store_stmt {
  * written at once, so its error is its own call's.
  */
 #define SAMPLE_BATCH 16
+#define SAMPLE_PARAMS 23	/* a sample row's parameters */
 
 struct store {
 	sqlite3 *db;
@@ -86,6 +88,12 @@ struct store {
 	struct interval_sample pend[SAMPLE_BATCH];	/* waiting samples */
 	uint32_t npend;
 	int64_t pend_wid;		/* their workload */
+	/* What the batch INSERT's parameters hold (a statement keeps them
+	   across sqlite3_reset), when batch_held: a value the same again is
+	   not bound again (a write-only workload's read and trim columns,
+	   its id, its ramp flag: 14 of a row's 23). */
+	int64_t batch_vals[SAMPLE_BATCH * SAMPLE_PARAMS];
+	bool batch_held;
 	bool have_last;			/* the last sample written or waiting: */
 	int64_t last_wid;
 	uint64_t last_idx;

@@ -157,24 +157,24 @@ int store_workload_finish(struct store *s, int64_t workload_id,
 	return store_commit(s, e);
 }
 
-/* Sample smp's 23 parameters, from parameter base + 1 on. */
-static void bind_sample(struct store *s, sqlite3_stmt *st, int base, int64_t workload_id,
-			const struct interval_sample *smp)
+/* Sample smp's SAMPLE_PARAMS parameters, in the statements' order. */
+static void sample_params(int64_t workload_id, const struct interval_sample *smp,
+			  int64_t *v)
 {
-	store_bind_i64(s, st, base + 1, workload_id);
-	store_bind_i64(s, st, base + 2, (int64_t)smp->index);
-	store_bind_i64(s, st, base + 3, (int64_t)smp->t_start_ns);
-	store_bind_i64(s, st, base + 4, (int64_t)smp->t_end_ns);
-	store_bind_i64(s, st, base + 5, smp->ramp);
+	v[0] = workload_id;
+	v[1] = (int64_t)smp->index;
+	v[2] = (int64_t)smp->t_start_ns;
+	v[3] = (int64_t)smp->t_end_ns;
+	v[4] = smp->ramp;
 	for (int d = 0; d < DIR_COUNT; d++) {
 		const struct interval_dir *x = &smp->dir[d];
-		int c = base + 6 + 6 * d;
-		store_bind_i64(s, st, c, (int64_t)x->bytes);
-		store_bind_i64(s, st, c + 1, (int64_t)x->ios);
-		store_bind_i64(s, st, c + 2, (int64_t)x->lat_p50_ns);
-		store_bind_i64(s, st, c + 3, (int64_t)x->lat_p99_ns);
-		store_bind_i64(s, st, c + 4, (int64_t)x->lat_max_ns);
-		store_bind_i64(s, st, c + 5, (int64_t)x->lat_sum_ns);
+		int64_t *c = v + 5 + 6 * d;
+		c[0] = (int64_t)x->bytes;
+		c[1] = (int64_t)x->ios;
+		c[2] = (int64_t)x->lat_p50_ns;
+		c[3] = (int64_t)x->lat_p99_ns;
+		c[4] = (int64_t)x->lat_max_ns;
+		c[5] = (int64_t)x->lat_sum_ns;
 	}
 }
 
@@ -186,7 +186,10 @@ static int insert_sample(struct store *s, int64_t workload_id,
 	sqlite3_stmt *st = store_stmt_rebind(s, ST_SAMPLE_INSERT, e);
 	if (!st)
 		return -1;
-	bind_sample(s, st, 0, workload_id, smp);
+	int64_t v[SAMPLE_PARAMS];
+	sample_params(workload_id, smp, v);
+	for (int k = 0; k < SAMPLE_PARAMS; k++)
+		store_bind_i64(s, st, k + 1, v[k]);
 	if (store_step_done(s, st, "recording a sample", e))
 		return sb_err_wrap(e, "sample %llu of workload %lld",
 				   (unsigned long long)smp->index,
@@ -194,15 +197,30 @@ static int insert_sample(struct store *s, int64_t workload_id,
 	return 0;
 }
 
-/* A full batch in one statement; 1 when it failed as a whole (a
-   constraint: no row of it is in), to be told row by row. */
+/*
+ * A full batch in one statement; 1 when it failed as a whole (a
+ * constraint: no row of it is in), to be told row by row.  Every
+ * parameter ends bound to this batch's value: bound now, or still
+ * holding it from the last batch (batch_vals).
+ */
 static int insert_batch(struct store *s, struct sb_err *e)
 {
 	sqlite3_stmt *st = store_stmt_rebind(s, ST_SAMPLE_INSERT_BATCH, e);
 	if (!st)
 		return -1;
-	for (uint32_t k = 0; k < SAMPLE_BATCH; k++)
-		bind_sample(s, st, 23 * (int)k, s->pend_wid, &s->pend[k]);
+	int64_t v[SAMPLE_PARAMS];
+	for (uint32_t k = 0; k < SAMPLE_BATCH; k++) {
+		sample_params(s->pend_wid, &s->pend[k], v);
+		int64_t *held = s->batch_vals + SAMPLE_PARAMS * k;
+		for (int c = 0; c < SAMPLE_PARAMS; c++) {
+			if (s->batch_held && held[c] == v[c])
+				continue;
+			store_bind_i64(s, st, SAMPLE_PARAMS * (int)k + c + 1, v[c]);
+			held[c] = v[c];
+		}
+	}
+	/* a failed bind left its parameter unknown: all again next time */
+	s->batch_held = s->bind_rc == SQLITE_OK;
 	return store_step_done(s, st, "recording samples", e) ? 1 : 0;
 }
 

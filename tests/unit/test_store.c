@@ -268,6 +268,31 @@ TEST(workloads_totals_histograms_round_trip)
 	store_close(s);
 }
 
+/* store_each_sample_counts' rows against the whole samples read back. */
+struct counts_check {
+	const struct interval_sample *want;
+	unsigned dirs;	/* the directions asked for, the ones compared */
+	size_t n, seen, bad;
+	size_t stop_at;	/* the row whose call fails */
+};
+
+static int check_counts(void *ctx, const struct sample_counts *c, struct sb_err *e)
+{
+	struct counts_check *cc = ctx;
+	size_t i = cc->seen++;
+	if (i >= cc->n) {
+		cc->bad++;
+		return 0;
+	}
+	const struct interval_sample *w = &cc->want[i];
+	cc->bad += c->t_start_ns != w->t_start_ns || c->t_end_ns != w->t_end_ns ||
+		   c->ramp != w->ramp;
+	for (int d = 0; d < DIR_COUNT; d++)
+		if (cc->dirs & (1u << d))
+			cc->bad += c->bytes[d] != w->dir[d].bytes || c->ios[d] != w->dir[d].ios;
+	return i == cc->stop_at ? sb_errf(e, "stopped at %zu", i) : 0;
+}
+
 TEST(samples_round_trip)
 {
 	struct store *s = open_new("samples.db");
@@ -312,24 +337,30 @@ TEST(samples_round_trip)
 	}
 	CHECK(bad == 0);
 	/* the counts alone: each sample's time, ramp, bytes and I/Os, the
-	   same as the whole samples read back */
-	struct sample_counts *cn;
-	size_t nc;
-	CHECK(store_load_sample_counts(s, w1, &cn, &nc, &e) == 0);
-	CHECK(nc == n);
-	bad = 0;
-	for (size_t i = 0; i < nc && i < n; i++) {
-		bad += cn[i].t_start_ns != got[i].t_start_ns ||
-		       cn[i].t_end_ns != got[i].t_end_ns || cn[i].ramp != got[i].ramp;
-		for (int d = 0; d < DIR_COUNT; d++)
-			bad += cn[i].bytes[d] != got[i].dir[d].bytes ||
-			       cn[i].ios[d] != got[i].dir[d].ios;
+	   same as the whole samples read back, one call a row in order */
+	static const unsigned masks[] = { 7, 1u << DIR_WRITE, 1u << DIR_READ | 1u << DIR_WRITE };
+	struct counts_check cc;
+	for (size_t k = 0; k < sizeof masks / sizeof masks[0]; k++) {
+		cc = (struct counts_check){ .want = got, .dirs = masks[k], .n = n,
+					    .stop_at = SIZE_MAX };
+		CHECK(store_each_sample_counts(s, w1, cc.dirs, check_counts, &cc, &e) == 0);
+		CHECK(cc.seen == n);
+		CHECK(cc.bad == 0);
 	}
-	CHECK(bad == 0);
-	free(cn);
+	/* a callback's error stops the reading, and is the call's */
+	cc = (struct counts_check){ .want = got, .dirs = 7, .n = n, .stop_at = 7 };
+	CHECK(store_each_sample_counts(s, w1, 7, check_counts, &cc, &e) == -1);
+	CHECK(cc.seen == 8);
+	CHECK(strstr(e.msg, "stopped at 7") != NULL);
+	/* and the statement is free again for the next reading */
+	cc = (struct counts_check){ .want = got, .dirs = 7, .n = n, .stop_at = SIZE_MAX };
+	CHECK(store_each_sample_counts(s, w1, 7, check_counts, &cc, &e) == 0);
+	CHECK(cc.seen == n);
 	free(got);
 	CHECK(store_load_samples(s, 777, &got, &n, &e) == -1);
-	CHECK(store_load_sample_counts(s, 777, &cn, &nc, &e) == -1);
+	cc = (struct counts_check){ .stop_at = SIZE_MAX };
+	CHECK(store_each_sample_counts(s, 777, 7, check_counts, &cc, &e) == -1);
+	CHECK(cc.seen == 0);
 	store_close(s);
 }
 
@@ -433,6 +464,81 @@ TEST(batched_samples_are_there_for_every_read_commit_and_close)
 		check_samples(s, w[0], 0, 0, 1009, 5);
 		store_close(s);
 	}
+}
+
+/*
+ * A batch's parameters bound only where the value differs from the last
+ * batch's (store_impl.h: batch_vals): samples whose fields repeat from
+ * batch to batch or change (values drawn from three, the trims all 0),
+ * the workload switching between runs of batches, a batch refused and
+ * told row by row between them: each reads back as written.
+ */
+static void make_repeating_sample(struct interval_sample *x, uint32_t wl, uint64_t i,
+				  uint64_t seed)
+{
+	make_sample(x, wl, i, seed);
+	struct rng r;
+	rng_seed(&r, seed * 7919u + i);
+	for (int d = 0; d < DIR_COUNT; d++) {
+		struct interval_dir *v = &x->dir[d];
+		uint64_t *f[] = { &v->bytes, &v->ios, &v->lat_p50_ns, &v->lat_p99_ns,
+				  &v->lat_max_ns, &v->lat_sum_ns };
+		for (int k = 0; k < 6; k++)
+			*f[k] = d == DIR_TRIM ? 0 : rng_next(&r) % 3;
+	}
+	x->ramp = (i / 40) % 2;
+}
+
+TEST(batched_samples_with_repeating_values_round_trip)
+{
+	struct store *s = open_new("repeating.db");
+	struct sb_err e;
+	if (!s)
+		return;
+	int64_t run = begin_run(s, "t"), w[2];
+	for (int k = 0; k < 2; k++)
+		CHECK(store_workload_begin(s, run, 0, (uint32_t)k, "w", NULL, &w[k], &e) == 0);
+	struct interval_sample x;
+	uint64_t next[2] = { 0, 0 };
+	/* runs of 3, 1, 2 ... batches, alternating workloads */
+	for (int part = 0; part < 8; part++) {
+		uint32_t k = (uint32_t)part % 2;
+		uint64_t n = SAMPLE_BATCH * (uint64_t)(1 + (part * 2) % 3) + 1;
+		for (uint64_t j = 0; j < n; j++, next[k]++) {
+			make_repeating_sample(&x, k, next[k], 11 + k);
+			CHECK(store_add_sample(s, w[k], &x, &e) == 0);
+		}
+		if (part == 4) {
+			/* a full batch refused (a repeat), told row by row */
+			make_repeating_sample(&x, k, next[k] + 5, 11 + k);
+			CHECK(store_add_sample(s, w[k], &x, &e) == 0);
+			int refused = 0;
+			for (uint64_t j = 0; j < 2 * SAMPLE_BATCH; j++, next[k]++) {
+				make_repeating_sample(&x, k, next[k], 11 + k);
+				refused += store_add_sample(s, w[k], &x, &e) != 0;
+			}
+			CHECK(refused == 1);
+		}
+	}
+	CHECK(s->batch_held);	/* the test tests the values kept */
+	CHECK(store_tick(s, true, &e) == 0);
+	for (uint32_t k = 0; k < 2; k++) {
+		struct interval_sample *got;
+		size_t n;
+		if (store_load_samples(s, w[k], &got, &n, &e)) {
+			CHECK_FAIL("%s", e.msg);
+			continue;
+		}
+		CHECK_EQ_U64(n, next[k]);
+		size_t bad = 0;
+		for (size_t i = 0; i < n; i++) {
+			make_repeating_sample(&x, k, i, 11 + k);
+			bad += !same_sample(&got[i], &x);
+		}
+		CHECK(bad == 0);
+		free(got);
+	}
+	store_close(s);
 }
 
 TEST(metrics_and_readings_round_trip)
