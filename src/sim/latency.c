@@ -202,13 +202,20 @@ static bool same_bits(double a, double b)
 	return x == y;
 }
 
+/* A slot's bins into its histogram, as one batch (hist.h): the totals
+   and bounds once, not once per bin. */
 static void pend_flush(const struct sim *s, struct wlat_pend *p)
 {
+	struct hist_batch b;
+	if (!p->bins)
+		return;
+	hist_batch_start(&b);
 	for (uint64_t m = p->bins; m; m &= m - 1) {
 		int i = __builtin_ctzll(m);
-		hist_add_n(p->h, s_to_ns(p->base + p->t_fw * s->fw_bin[i]), p->n[i]);
+		hist_batch_add(p->h, &b, s_to_ns(p->base + p->t_fw * s->fw_bin[i]), p->n[i]);
 		p->n[i] = 0;
 	}
+	hist_batch_end(p->h, &b);
 	p->bins = 0;
 }
 
