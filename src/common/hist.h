@@ -86,6 +86,56 @@ static inline void hist_add(struct lat_hist *h, uint64_t v)
 }
 
 /*
+ * Many hist_add_n into one histogram, its totals and bounds kept aside
+ * (in registers: nothing else can write them) and added once at the end:
+ * the same histogram, bit for bit, as the calls one by one in any order
+ * (counts and sums add modulo 2^64 in any order, the bounds are a
+ * minimum and a maximum).  A bulk write stream flushes sixty values at
+ * a time (latency.c).  Between start and end only hist_batch_add may
+ * touch h.
+ */
+struct hist_batch {
+	uint64_t count, sum, min, max;
+	uint32_t lo, hi;
+};
+
+static inline void hist_batch_start(struct hist_batch *b)
+{
+	*b = (struct hist_batch){ 0, 0, UINT64_MAX, 0, HIST_NBUCKETS, 0 };
+}
+
+static inline void hist_batch_add(struct lat_hist *h, struct hist_batch *b, uint64_t v,
+				  uint64_t n)
+{
+	if (!n)
+		return;
+	uint32_t i = hist_index(v);
+	h->buckets[i] += n;
+	h->nz[i >> 6] |= 1ull << (i & 63);
+	h->nzw[i >> 12] |= 1ull << ((i >> 6) & 63);
+	b->count += n;
+	b->sum += v * n;
+	b->min = v < b->min ? v : b->min;
+	b->max = v > b->max ? v : b->max;
+	b->lo = i < b->lo ? i : b->lo;
+	b->hi = i > b->hi ? i : b->hi;
+}
+
+static inline void hist_batch_end(struct lat_hist *h, const struct hist_batch *b)
+{
+	h->count += b->count;
+	h->sum += b->sum;
+	if (b->min < h->min)
+		h->min = b->min;
+	if (b->max > h->max)
+		h->max = b->max;
+	if (b->lo < h->lo)
+		h->lo = b->lo;
+	if (b->hi > h->hi)
+		h->hi = b->hi;
+}
+
+/*
  * Visit, in order, the words of h's nz whose nzw bit is set (w: the word's
  * index, a uint64_t the loop declares): the words with a touched bucket,
  * not every word between lo and hi.  A set bit may name a word that is

@@ -194,6 +194,38 @@ static uint64_t raise_carries(const struct sim *s, struct wlat *wl, double n)
 	return full;
 }
 
+/*
+ * The bins of `full` give their whole I/Os to p in bin order while any of
+ * `count` are left to give; returns how many they gave and leaves in
+ * *left the bins not visited.  A carry below 2 has one whole I/O: a
+ * step's few I/Os raise a carry by less than one, so that is the common
+ * case, without the conversions to and from an integer (c - 1.0 is
+ * c - (double)1, and one is never more than the one or more left).
+ */
+static uint64_t give_whole(struct wlat *wl, struct wlat_pend *p, uint64_t count,
+			   uint64_t full, uint64_t *left)
+{
+	uint64_t given = 0, m = full;
+	for (; m && given < count; m &= m - 1) {
+		int i = __builtin_ctzll(m);
+		double c = wl->bin_carry[i];
+		uint64_t k = 1;
+		if (c >= 2.0) {
+			k = (uint64_t)c;
+			if (k > count - given)
+				k = count - given;
+			c -= (double)k;
+		} else {
+			c -= 1.0;
+		}
+		wl->bin_carry[i] = c;
+		p->n[i] += k;
+		given += k;
+	}
+	*left = m;
+	return given;
+}
+
 static bool same_bits(double a, double b)
 {
 	uint64_t x, y;
@@ -202,13 +234,20 @@ static bool same_bits(double a, double b)
 	return x == y;
 }
 
+/* A slot's bins into its histogram, as one batch (hist.h): the totals
+   and bounds once, not once per bin. */
 static void pend_flush(const struct sim *s, struct wlat_pend *p)
 {
+	struct hist_batch b;
+	if (!p->bins)
+		return;
+	hist_batch_start(&b);
 	for (uint64_t m = p->bins; m; m &= m - 1) {
 		int i = __builtin_ctzll(m);
-		hist_add_n(p->h, s_to_ns(p->base + p->t_fw * s->fw_bin[i]), p->n[i]);
+		hist_batch_add(p->h, &b, s_to_ns(p->base + p->t_fw * s->fw_bin[i]), p->n[i]);
 		p->n[i] = 0;
 	}
+	hist_batch_end(p->h, &b);
 	p->bins = 0;
 }
 
@@ -254,16 +293,7 @@ void latency_add_body(const struct sim *s, struct wlat *wl, struct lat_hist *h,
 	}
 	uint64_t full = raise_carries(s, wl, (double)count);
 	struct wlat_pend *p = pend_of(s, wl, h, base, t_fw);
-	uint64_t given = 0, left = full;
-	for (; left && given < count; left &= left - 1) {
-		int i = __builtin_ctzll(left);
-		uint64_t k = (uint64_t)wl->bin_carry[i];
-		if (k > count - given)
-			k = count - given;
-		wl->bin_carry[i] -= (double)k;
-		p->n[i] += k;
-		given += k;
-	}
+	uint64_t left, given = give_whole(wl, p, count, full, &left);
 	p->bins |= full & ~left;	/* each bin visited gave one or more */
 	/* Rounding left some: they take the median bin. */
 	if (given < count) {

@@ -266,6 +266,69 @@ TEST(hist_merge_is_exact)
 	hist_free(all);
 }
 
+/* Two histograms are the same: every field, nz and nzw included, and
+   the encoded bytes. */
+static bool hist_same(const struct lat_hist *a, const struct lat_hist *b)
+{
+	static uint8_t ea[1 << 20], eb[1 << 20];
+	if (a->count != b->count || a->sum != b->sum || a->min != b->min ||
+	    a->max != b->max || a->lo != b->lo || a->hi != b->hi ||
+	    memcmp(a->nzw, b->nzw, sizeof a->nzw) || memcmp(a->nz, b->nz, sizeof a->nz) ||
+	    memcmp(a->buckets, b->buckets, sizeof a->buckets))
+		return false;
+	if (hist_encoded_max(a) > sizeof ea || hist_encoded_max(b) > sizeof eb)
+		return false;
+	size_t na = hist_encode(a, ea), nb = hist_encode(b, eb);
+	return na == nb && !memcmp(ea, eb, na);
+}
+
+/*
+ * hist_batch_add between start and end (a bulk write's flush, latency.c)
+ * against hist_add_n called one by one: batches of zero to seventy
+ * (value, count) pairs, rising as a flush's or in any order, with zero
+ * counts, values below 1024 ns, past the last bucket and sums that wrap,
+ * into histograms already holding others.
+ */
+TEST(hist_batch_is_hist_add_n_one_by_one)
+{
+	struct rng r;
+	rng_seed(&r, 31);
+	struct lat_hist *ref = hist_new(), *got = hist_new();
+	CHECK(ref && got);
+	for (int round = 0; ref && got && round < 3000; round++) {
+		if (round % 50 == 0) {
+			hist_reset(ref);
+			hist_reset(got);
+		}
+		size_t k = rng_below(&r, 71);
+		uint64_t base = rng_below(&r, 8) == 0 ? rng_below(&r, 2000) :
+				rng_below(&r, 4) == 0 ? rng_next(&r) >> rng_below(&r, 20) :
+				20000 + rng_below(&r, 200000);
+		bool rising = rng_below(&r, 2);
+		struct hist_batch b;
+		hist_batch_start(&b);
+		for (size_t j = 0; j < k; j++) {
+			uint64_t v = rising ? base + j * rng_below(&r, 300) :
+				     base + rng_below(&r, 50000);
+			uint64_t n = rng_below(&r, 5) == 0 ? 0 :
+				     rng_below(&r, 10) == 0 ? rng_next(&r) >> 20 :
+				     1 + rng_below(&r, 40);
+			hist_add_n(ref, v, n);
+			hist_batch_add(got, &b, v, n);
+		}
+		hist_batch_end(got, &b);
+		if (!hist_same(ref, got)) {
+			CHECK_FAIL("round %d (%zu pairs): count %llu vs %llu, min %llu vs %llu",
+				   round, k, (unsigned long long)got->count,
+				   (unsigned long long)ref->count, (unsigned long long)got->min,
+				   (unsigned long long)ref->min);
+			break;
+		}
+	}
+	hist_free(ref);
+	hist_free(got);
+}
+
 /*
  * A histogram used, reset and used again (the engine's interval buffers,
  * the simulator's slices): sparse values far apart, then others, merged
