@@ -14,6 +14,7 @@
 #include "common/rng.h"
 #include "sim/cplq.h"
 #include "sim/magicdiv.h"
+#include "sim/mapcache.h"
 #include "sim/sampler.h"
 #include "sim/sim.h"
 
@@ -318,8 +319,17 @@ void wlat_flush(const struct sim *s, struct wlat *wl);
 
 /* map.c: the L2P map cache's costs (SIMULATOR.md §8) */
 int map_init(struct sim *s, struct sb_err *e);
-/* Look a map page up for a read or a write; true on a miss. */
-bool map_lookup(struct sim *s, uint64_t page, bool write);
+/* Look a map page up for a read or a write; true on a miss.  Inline: a
+   sequential read's lookup is most often of the page the one before
+   looked up, answered without a call (mapcache_access). */
+static inline bool map_lookup(struct sim *s, uint64_t page, bool write)
+{
+	bool dirtied;
+	bool miss = mapcache_access(s->map, page, write, &dirtied);
+	if (dirtied)
+		s->wp.map_wb_bytes += (double)s->map_page_bytes;
+	return miss;
+}
 /* The map pages a write of [off, off + len) updates: write-back bytes owed. */
 double map_write(struct sim *s, uint64_t off, uint64_t len);
 /* Write-back bytes per host byte a random write stream or mix owes once
