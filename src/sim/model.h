@@ -247,6 +247,27 @@ struct sim {
    Returns the latest completion now due. */
 uint64_t sim_warp(struct sim *s, uint64_t dt);
 
+/* The next completion out of the queue (not empty), due at t. */
+static inline struct sim_cpl sim_take(struct sim *s, uint64_t t)
+{
+	struct cpl_ent h = cplq_pop(&s->cq);
+	return (struct sim_cpl){ h.tag, h.t_submit, t, h.res };
+}
+
+/* sim_reap(s, c, 1, 1, UINT64_MAX), inline for fluid.c's closed loops
+   (one a completion): the next completion, the clock moved to it when
+   later; false when none is outstanding. */
+static inline bool sim_reap_next(struct sim *s, struct sim_cpl *c)
+{
+	if (!cplq_len(&s->cq))
+		return false;
+	uint64_t t = cplq_min_t(&s->cq);
+	if (t > s->now)
+		s->now = t;
+	*c = sim_take(s, t);
+	return true;
+}
+
 /* waf.c */
 double waf_inst(const struct sim *s);
 double waf_scatter(const struct sim *s);
