@@ -665,7 +665,7 @@ static int cal_next(struct sim *s, const struct sim_stream *st, struct slicer *z
 			return -1;
 		k->inflight++;
 	}
-	if (sim_reap(s, c, 1, 1, UINT64_MAX) != 1)
+	if (!sim_reap_next(s, c))
 		return 0;
 	k->inflight--;
 	while (c->t_done_ns > slice_end_ns(z) && !z->stop)
@@ -703,7 +703,7 @@ static uint64_t cal_drain(struct sim *s, const struct sim_stream *st, struct sli
 {
 	uint64_t n = 0;
 	struct sim_cpl c;
-	while (k->inflight && sim_reap(s, &c, 1, 1, UINT64_MAX) == 1) {
+	while (k->inflight && sim_reap_next(s, &c)) {
 		k->inflight--;
 		cal_count(z, st, &c);
 		n++;
@@ -843,7 +843,7 @@ static int fluid_exact(struct sim *s, const struct sim_stream *st,
 			break;
 	}
 	struct sim_cpl c;
-	while (k.inflight && sim_reap(s, &c, 1, 1, UINT64_MAX) == 1) {
+	while (k.inflight && sim_reap_next(s, &c)) {
 		k.inflight--;
 		while (c.t_done_ns > slice_end_ns(z) && !z->stop)
 			if (slice_emit(z, slice_end_ns(z), e))

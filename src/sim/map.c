@@ -44,15 +44,6 @@ int map_init(struct sim *s, struct sb_err *e)
 	return 0;
 }
 
-bool map_lookup(struct sim *s, uint64_t page, bool write)
-{
-	bool dirtied;
-	bool miss = mapcache_access(s->map, page, write, &dirtied);
-	if (dirtied)
-		s->wp.map_wb_bytes += (double)s->map_page_bytes;
-	return miss;
-}
-
 double map_write(struct sim *s, uint64_t off, uint64_t len)
 {
 	if (!s->map || !len)

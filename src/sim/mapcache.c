@@ -33,17 +33,6 @@
 #define C_TAG_MAX 0x7fu
 #define BYTES(b) (0x0101010101010101ull * (b))
 
-struct mapcache {
-	uint32_t *slot;		/* wide: nsets x ways slots */
-	uint64_t *set8;		/* compact: one word per set, slot j its byte j */
-	uint64_t nsets, ways, npages;
-	/* page / nsets: a shift when nsets is a power of two, else a
-	   multiply (magicdiv.h: exact, pages and sets being below 2^31) */
-	int set_shift;		/* -1: not a power of two */
-	uint64_t set_magic;
-	uint64_t lookups, misses, dirtied;	/* hits: lookups - misses */
-};
-
 /* Where a page is held: its set, and its tag within the set. */
 struct place {
 	uint64_t set;
@@ -82,6 +71,7 @@ int mapcache_new(uint64_t slots, uint64_t npages, struct mapcache **out,
 	if (!m)
 		return sb_errf(e, "sim: no memory for the map cache");
 	m->npages = npages;
+	m->front = UINT64_MAX;
 	m->ways = slots < WAYS_MAX ? slots : WAYS_MAX;
 	m->nsets = m->ways ? slots / m->ways : 0;
 	m->set_shift = -1;
@@ -165,17 +155,26 @@ uint64_t mapcache_bytes(const struct mapcache *m)
 	return m->set8 ? m->nsets * sizeof *m->set8 : m->nsets * m->ways * sizeof *m->slot;
 }
 
-/* A lookup's outcome (miss and dirty 0 or 1), counted in the stats and
-   returned as one word: bit 0 a miss, bit 1 a write-back owed. */
+/* A lookup's outcome (miss, dirty and front_dirty 0 or 1), counted in
+   the stats and returned as one word: bit 0 a miss, bit 1 a write-back
+   owed, bit 2 the page dirty at the front of its set after. */
 #define OUT_MISS 1u
 #define OUT_DIRTIED 2u
+#define OUT_FRONT_DIRTY 4u
 
-static inline unsigned count(struct mapcache *m, uint32_t miss, uint32_t dirty)
+static inline unsigned count(struct mapcache *m, uint32_t miss, uint32_t dirty,
+			     uint32_t front_dirty)
 {
 	m->lookups++;
 	m->misses += miss;
 	m->dirtied += dirty;
-	return miss | dirty << 1;
+	return miss | dirty << 1 | front_dirty << 2;
+}
+
+/* After a lookup of page with outcome out: page is at the front. */
+static inline void remember_front(struct mapcache *m, uint64_t page, unsigned out)
+{
+	m->front = page << 1 | (out & OUT_FRONT_DIRTY) >> 2;
 }
 
 /* 0x80 in each byte of y that is 0, nothing elsewhere, for y with every
@@ -205,7 +204,7 @@ static inline unsigned access_compact(struct mapcache *m, uint64_t *set, uint32_
 	b |= dirty << 7;
 	uint64_t front = ~0ull >> (56 - 8 * i);	/* bytes 0 to i */
 	*set = (v & ~front) | (((v << 8) | b) & front);
-	return count(m, miss, dirty);
+	return count(m, miss, dirty, b >> 7);
 }
 
 #ifdef __SSE2__
@@ -273,7 +272,7 @@ static inline unsigned access_wide8(struct mapcache *m, uint32_t *set, uint32_t 
 	}
 	set[0] = v;
 #endif
-	return count(m, miss, dirty);
+	return count(m, miss, dirty, v >> 31);
 }
 
 /* One lookup in a wide set of fewer than 8 ways, one slot at a time. */
@@ -292,7 +291,7 @@ static unsigned access_wide(struct mapcache *m, uint32_t *set, uint32_t key, boo
 	for (; i > 0; i--)
 		set[i] = set[i - 1];
 	set[0] = v;
-	return count(m, miss, dirty);
+	return count(m, miss, dirty, v >> 31);
 }
 
 /* The caller's part of the contract the compact tags rely on. */
@@ -316,21 +315,24 @@ static __attribute__((noinline)) unsigned access_few(struct mapcache *m, uint64_
 						     bool write)
 {
 	if (!m->ways)
-		return count(m, 1, write);	/* nothing is held: every update is written back */
+		return count(m, 1, write, 0);	/* nothing is held: every update is written back */
 	struct place p = place_of(m, page);
 	return access_wide(m, m->slot + p.set * m->ways, p.tag, write);
 }
 
-bool mapcache_access(struct mapcache *m, uint64_t page, bool write, bool *dirtied)
+bool mapcache_access_set(struct mapcache *m, uint64_t page, bool write, bool *dirtied)
 {
 	check_page(m, page);
 	unsigned out;
 	if (m->ways != WAYS_MAX) {
 		out = access_few(m, page, write);
+		if (m->ways)	/* none: nothing is at any front */
+			remember_front(m, page, out);
 	} else {
 		struct place p = place_of(m, page);
 		out = m->set8 ? access_compact(m, m->set8 + p.set, p.tag, write) :
 				access_wide8(m, m->slot + p.set * WAYS_MAX, p.tag, write);
+		remember_front(m, page, out);
 	}
 	if (dirtied)
 		*dirtied = out & OUT_DIRTIED;
@@ -350,6 +352,7 @@ static inline uint64_t op_page(uint32_t op)
 /* The lookups of ops[0, n) in order, in a compact cache. */
 static void run_compact(struct mapcache *m, const uint32_t *ops, size_t n)
 {
+	unsigned out = 0;
 	for (size_t i = 0; i < n && i < AHEAD; i++)
 		__builtin_prefetch(m->set8 + place_of(m, op_page(ops[i])).set);
 	for (size_t i = 0; i < n; i++) {
@@ -357,13 +360,16 @@ static void run_compact(struct mapcache *m, const uint32_t *ops, size_t n)
 			__builtin_prefetch(m->set8 + place_of(m, op_page(ops[i + AHEAD])).set);
 		check_page(m, op_page(ops[i]));
 		struct place p = place_of(m, op_page(ops[i]));
-		access_compact(m, m->set8 + p.set, p.tag, ops[i] & MAPCACHE_OP_WRITE);
+		out = access_compact(m, m->set8 + p.set, p.tag, ops[i] & MAPCACHE_OP_WRITE);
 	}
+	if (n)
+		remember_front(m, op_page(ops[n - 1]), out);
 }
 
 /* The lookups of ops[0, n) in order, in a wide cache of 8 ways. */
 static void run_wide8(struct mapcache *m, const uint32_t *ops, size_t n)
 {
+	unsigned out = 0;
 	for (size_t i = 0; i < n && i < AHEAD; i++)
 		__builtin_prefetch(m->slot + place_of(m, op_page(ops[i])).set * WAYS_MAX);
 	for (size_t i = 0; i < n; i++) {
@@ -371,8 +377,10 @@ static void run_wide8(struct mapcache *m, const uint32_t *ops, size_t n)
 			__builtin_prefetch(m->slot + place_of(m, op_page(ops[i + AHEAD])).set * WAYS_MAX);
 		check_page(m, op_page(ops[i]));
 		struct place p = place_of(m, op_page(ops[i]));
-		access_wide8(m, m->slot + p.set * WAYS_MAX, p.tag, ops[i] & MAPCACHE_OP_WRITE);
+		out = access_wide8(m, m->slot + p.set * WAYS_MAX, p.tag, ops[i] & MAPCACHE_OP_WRITE);
 	}
+	if (n)
+		remember_front(m, op_page(ops[n - 1]), out);
 }
 
 void mapcache_access_ops(struct mapcache *m, const uint32_t *ops, size_t n)
@@ -389,7 +397,7 @@ void mapcache_access_ops(struct mapcache *m, const uint32_t *ops, size_t n)
 		mapcache_access(m, op_page(ops[i]), ops[i] & MAPCACHE_OP_WRITE, NULL);
 }
 
-void mapcache_prefetch(const struct mapcache *m, uint64_t page)
+void mapcache_prefetch_set(const struct mapcache *m, uint64_t page)
 {
 	if (!m->ways)
 		return;

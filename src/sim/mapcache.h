@@ -25,7 +25,22 @@
 
 #include "common/error.h"
 
-struct mapcache;
+/* In the header only for the inline part of mapcache_access and
+   mapcache_prefetch (below); the fields are mapcache.c's. */
+struct mapcache {
+	uint32_t *slot;		/* wide: nsets x ways slots */
+	uint64_t *set8;		/* compact: one word per set, slot j its byte j */
+	uint64_t nsets, ways, npages;
+	/* page / nsets: a shift when nsets is a power of two, else a
+	   multiply (magicdiv.h: exact, pages and sets being below 2^31) */
+	int set_shift;		/* -1: not a power of two */
+	uint64_t set_magic;
+	uint64_t lookups, misses, dirtied;	/* hits: lookups - misses */
+	/* The page the last lookup left at the front of its set, and
+	   whether it is dirty there: page << 1 | dirty (UINT64_MAX: none,
+	   as in a cache that holds nothing).  Every lookup sets it. */
+	uint64_t front;
+};
 
 struct mapcache_stats {
 	uint64_t hits, misses;
@@ -48,10 +63,33 @@ uint64_t mapcache_slots(const struct mapcache *m);
 /* Bytes the slots take. */
 uint64_t mapcache_bytes(const struct mapcache *m);
 
+/* mapcache_access in the page's set. */
+bool mapcache_access_set(struct mapcache *m, uint64_t page, bool write, bool *dirtied);
+
+/* Whether a lookup of page finds it at the front of its set, where the
+   last lookup left it, and changes nothing there: a read, or a write of
+   a page already dirty.  (page << 1 | 1 matches front exactly then;
+   pages are below 2^31, so never UINT64_MAX.) */
+static inline bool mapcache_at_front(const struct mapcache *m, uint64_t page, bool write)
+{
+	return (m->front | !write) == (page << 1 | 1);
+}
+
 /* Look page (< npages) up, loading it on a miss; a write dirties it.
    Returns true on a miss; *dirtied (may be NULL) says whether a
-   write-back is owed. */
-bool mapcache_access(struct mapcache *m, uint64_t page, bool write, bool *dirtied);
+   write-back is owed.  A lookup that changes nothing but the count (a
+   sequential stream's reads ask for one map page again and again) is
+   answered here, without the set. */
+static inline bool mapcache_access(struct mapcache *m, uint64_t page, bool write, bool *dirtied)
+{
+	if (mapcache_at_front(m, page, write)) {
+		m->lookups++;
+		if (dirtied)
+			*dirtied = false;
+		return false;
+	}
+	return mapcache_access_set(m, page, write, dirtied);
+}
 
 /* A lookup for mapcache_access_ops: the page (pages are fewer than
    2^31), with this bit for a write. */
@@ -67,8 +105,15 @@ static inline uint32_t mapcache_op(uint64_t page, bool write)
    of the memory ahead of its turn. */
 void mapcache_access_ops(struct mapcache *m, const uint32_t *ops, size_t n);
 
-/* Ask the memory for page's set ahead of a lookup that will need it. */
-void mapcache_prefetch(const struct mapcache *m, uint64_t page);
+/* Ask the memory for page's set ahead of a lookup that will need it:
+   not when the lookup needs no set (mapcache_access). */
+void mapcache_prefetch_set(const struct mapcache *m, uint64_t page);
+
+static inline void mapcache_prefetch(const struct mapcache *m, uint64_t page)
+{
+	if (!mapcache_at_front(m, page, false))
+		mapcache_prefetch_set(m, page);
+}
 
 void mapcache_stats(const struct mapcache *m, struct mapcache_stats *st);
 

@@ -14,6 +14,7 @@
 #include "common/rng.h"
 #include "sim/cplq.h"
 #include "sim/magicdiv.h"
+#include "sim/mapcache.h"
 #include "sim/sampler.h"
 #include "sim/sim.h"
 
@@ -265,6 +266,27 @@ int sim_restore(struct sim *s, const struct sim *snap, struct sb_err *e);
    Returns the latest completion now due. */
 uint64_t sim_warp(struct sim *s, uint64_t dt);
 
+/* The next completion out of the queue (not empty), due at t. */
+static inline struct sim_cpl sim_take(struct sim *s, uint64_t t)
+{
+	struct cpl_ent h = cplq_pop(&s->cq);
+	return (struct sim_cpl){ h.tag, h.t_submit, t, h.res };
+}
+
+/* sim_reap(s, c, 1, 1, UINT64_MAX), inline for fluid.c's closed loops
+   (one a completion): the next completion, the clock moved to it when
+   later; false when none is outstanding. */
+static inline bool sim_reap_next(struct sim *s, struct sim_cpl *c)
+{
+	if (!cplq_len(&s->cq))
+		return false;
+	uint64_t t = cplq_min_t(&s->cq);
+	if (t > s->now)
+		s->now = t;
+	*c = sim_take(s, t);
+	return true;
+}
+
 /* waf.c */
 double waf_inst(const struct sim *s);
 double waf_scatter(const struct sim *s);
@@ -337,8 +359,17 @@ void wlat_flush(const struct sim *s, struct wlat *wl);
 
 /* map.c: the L2P map cache's costs (SIMULATOR.md §8) */
 int map_init(struct sim *s, struct sb_err *e);
-/* Look a map page up for a read or a write; true on a miss. */
-bool map_lookup(struct sim *s, uint64_t page, bool write);
+/* Look a map page up for a read or a write; true on a miss.  Inline: a
+   sequential read's lookup is most often of the page the one before
+   looked up, answered without a call (mapcache_access). */
+static inline bool map_lookup(struct sim *s, uint64_t page, bool write)
+{
+	bool dirtied;
+	bool miss = mapcache_access(s->map, page, write, &dirtied);
+	if (dirtied)
+		s->wp.map_wb_bytes += (double)s->map_page_bytes;
+	return miss;
+}
 /* The map pages a write of [off, off + len) updates: write-back bytes owed. */
 double map_write(struct sim *s, uint64_t off, uint64_t len);
 /* Write-back bytes per host byte a random write stream or mix owes once

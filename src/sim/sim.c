@@ -216,8 +216,7 @@ int sim_reap(struct sim *s, struct sim_cpl *out, int min, int max,
 				break;
 			s->now = t;
 		}
-		struct cpl_ent h = cplq_pop(&s->cq);
-		out[n++] = (struct sim_cpl){ h.tag, h.t_submit, t, h.res };
+		out[n++] = sim_take(s, t);
 	}
 	if (n < min && deadline_ns != UINT64_MAX && deadline_ns > s->now)
 		s->now = deadline_ns;

@@ -271,6 +271,93 @@ TEST(mapcache_matches_a_plain_lru_and_ops_match_single_lookups)
 	}
 }
 
+/*
+ * Lookups that repeat the page of the one before (a sequential stream's
+ * reads ask for one map page again and again, and mapcache.h answers the
+ * ones that change nothing without the set) against the plain LRU: runs
+ * of one page, read or now and then written (a write of a clean page
+ * does change it), between steps to the next page, jumps, and batches of
+ * mapcache_access_ops (which leave their last page at the front) whose
+ * pages repeat the run's or one another's, in every layout.
+ */
+static void compare_runs_with_plain_lru(uint64_t slots, uint64_t npages, uint64_t seed)
+{
+	struct mapcache *a;
+	struct sb_err e;
+	CHECK(mapcache_new(slots, npages, &a, &e) == 0);
+	struct ref_lru ref = { .ways = slots < 8 ? slots : 8 };
+	ref.sets = slots / ref.ways;
+	ref.page = malloc(slots * sizeof *ref.page);
+	ref.dirty = calloc(slots, sizeof *ref.dirty);
+	for (uint64_t i = 0; i < slots; i++)
+		ref.page[i] = UINT64_MAX;
+	struct rng r;
+	rng_seed(&r, seed);
+	uint64_t pg = 0, steps = 40 * slots + 4000;
+	uint32_t ops[48];
+	bool parted = false;
+	for (uint64_t i = 0; i < steps && !parted; i++) {
+		uint64_t what = rng_below(&r, 32);
+		if (what == 0) {
+			pg = rng_below(&r, npages);		/* a jump */
+		} else if (what == 1) {
+			pg = (pg + 1) % npages;			/* the next page */
+		} else if (what == 2) {
+			size_t n = 1 + (size_t)rng_below(&r, 48);	/* a batch */
+			for (size_t j = 0; j < n; j++) {
+				uint64_t q = rng_below(&r, 3);
+				pg = q == 0 ? rng_below(&r, npages) : q == 1 ? (pg + 1) % npages : pg;
+				bool wr = rng_below(&r, 4) == 0, rd;
+				ops[j] = mapcache_op(pg, wr);
+				ref_access(&ref, pg, wr, &rd);
+			}
+			mapcache_access_ops(a, ops, n);
+		} else {
+			bool wr = rng_below(&r, 8) == 0, d, rd;	/* the run goes on */
+			bool miss = mapcache_access(a, pg, wr, &d);
+			bool rmiss = ref_access(&ref, pg, wr, &rd);
+			if (miss != rmiss || d != rd) {
+				CHECK_FAIL("%llu slots, %llu pages: step %llu, page %llu (%s): miss %d dirtied %d, plain LRU %d %d",
+					   (unsigned long long)slots, (unsigned long long)npages,
+					   (unsigned long long)i, (unsigned long long)pg,
+					   wr ? "write" : "read", miss, d, rmiss, rd);
+				parted = true;
+			}
+		}
+	}
+	struct mapcache_stats sa;
+	mapcache_stats(a, &sa);
+	if (!parted && (sa.hits != ref.st.hits || sa.misses != ref.st.misses ||
+			sa.dirtied != ref.st.dirtied))
+		CHECK_FAIL("%llu slots, %llu pages: hits/misses/dirtied %llu/%llu/%llu, plain LRU %llu/%llu/%llu",
+			   (unsigned long long)slots, (unsigned long long)npages,
+			   (unsigned long long)sa.hits, (unsigned long long)sa.misses,
+			   (unsigned long long)sa.dirtied, (unsigned long long)ref.st.hits,
+			   (unsigned long long)ref.st.misses, (unsigned long long)ref.st.dirtied);
+	/* what the cache holds, and how: each page looked up twice */
+	for (uint64_t p = 0; p < npages && !parted; p++) {
+		for (int k = 0; k < 2 && !parted; k++) {
+			bool wr = (p + k) % 3 == 0, d, rd;
+			bool miss = mapcache_access(a, p, wr, &d), rmiss = ref_access(&ref, p, wr, &rd);
+			if (miss != rmiss || d != rd) {
+				CHECK_FAIL("%llu slots, %llu pages: page %llu after the runs: miss %d dirtied %d, plain LRU %d %d",
+					   (unsigned long long)slots, (unsigned long long)npages,
+					   (unsigned long long)p, miss, d, rmiss, rd);
+				parted = true;
+			}
+		}
+	}
+	free(ref.page);
+	free(ref.dirty);
+	mapcache_free(a);
+}
+
+TEST(mapcache_repeated_lookups_match_a_plain_lru)
+{
+	for (size_t c = 0; c < sizeof lru_cases / sizeof lru_cases[0]; c++)
+		compare_runs_with_plain_lru(lru_cases[c].slots, lru_cases[c].npages, 77 + c);
+}
+
 /* The SN850X's: 2048 MiB / 4 KiB = 524288 slots, 65536 sets of 8, over
    4000 GB / 4 MiB = 953675 pages: at most 15 per set, 512 KiB of slots. */
 TEST(mapcache_of_the_sn850x_takes_a_byte_per_slot)

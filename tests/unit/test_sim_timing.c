@@ -6,7 +6,8 @@
  * wait it cuts, the interface slots against a scan for the one
  * that frees first, the completion queue's order (time, then
  * submission) against an exact sort of what it returned, ties included,
- * and the read path against a page-by-page reference.
+ * the one-completion reap against sim_reap's, and the read path against
+ * a page-by-page reference.
  */
 #include "check.h"
 #include "sim_fixture.h"
@@ -224,6 +225,62 @@ TEST(completions_by_time_then_submission_with_ties)
 	}
 	CHECK(ties > 100);	/* the case under test did happen */
 	sim_close(s);
+}
+
+/*
+ * fluid.c's closed loops take one completion at a time by sim_reap_next
+ * (model.h, inline): the same completions, and the same clock after each,
+ * as sim_reap's one at a time without a deadline, on two drives given
+ * the same I/Os (bursts of reads, writes and tied flushes, the queue
+ * taken down by varying amounts, emptied, and reaped when empty).
+ */
+TEST(reap_next_is_sim_reap_of_one)
+{
+	struct sim *a = open_scaled("sn850x-4tb", 0.01, 5), *b = open_scaled("sn850x-4tb", 0.01, 5);
+	if (!a || !b) {
+		sim_close(a);
+		sim_close(b);
+		return;
+	}
+	struct sb_err e;
+	struct rng r;
+	rng_seed(&r, 6);
+	uint64_t blocks = sim_capacity(a) / 131072, n = 0;
+	for (uint64_t submitted = 0; submitted < 20000;) {
+		int burst = 1 + (int)rng_below(&r, 40);
+		for (int k = 0; k < burst; k++, submitted++) {
+			uint64_t what = rng_below(&r, 8);
+			struct sim_io io = { .tag = submitted, .len = 131072,
+					     .offset = rng_below(&r, blocks) * 131072 };
+			io.op = what == 0 ? SIM_FLUSH : what == 1 ? SIM_WRITE : SIM_READ;
+			if (sim_submit(a, &io, &e) || sim_submit(b, &io, &e)) {
+				CHECK_FAIL("%s", e.msg);
+				submitted = UINT64_MAX - 1;
+				break;
+			}
+		}
+		uint64_t take = rng_below(&r, (uint64_t)sim_outstanding(a) + 2);	/* one past, at times */
+		for (uint64_t k = 0; k < take; k++, n++) {
+			struct sim_cpl ca = { 0 }, cb = { 0 };
+			int ga = sim_reap(a, &ca, 1, 1, UINT64_MAX);
+			bool gb = sim_reap_next(b, &cb);
+			if (ga != (int)gb || ca.tag != cb.tag || ca.t_submit_ns != cb.t_submit_ns ||
+			    ca.t_done_ns != cb.t_done_ns || ca.res != cb.res || sim_now(a) != sim_now(b)) {
+				CHECK_FAIL("completion %llu: sim_reap %d (tag %llu, %llu-%llu ns, %d, now %llu), reap_next %d (tag %llu, %llu-%llu ns, %d, now %llu)",
+					   (unsigned long long)n, ga, (unsigned long long)ca.tag,
+					   (unsigned long long)ca.t_submit_ns, (unsigned long long)ca.t_done_ns,
+					   ca.res, (unsigned long long)sim_now(a), gb,
+					   (unsigned long long)cb.tag, (unsigned long long)cb.t_submit_ns,
+					   (unsigned long long)cb.t_done_ns, cb.res,
+					   (unsigned long long)sim_now(b));
+				submitted = UINT64_MAX - 1;
+				break;
+			}
+		}
+	}
+	CHECK(n > 15000);
+	sim_close(a);
+	sim_close(b);
 }
 
 /*
