@@ -30,6 +30,24 @@ double wp_free(const struct sim *s)
 	return s->R - s->m * w->S_dyn - w->T_v - w->T_i;
 }
 
+/*
+ * max_d(0, min_d(a, b / m)) for m > 0, without the division when its
+ * side is sure (every write step asks, and the division is most of the
+ * step's latency): b a byte or more short of the reserve makes b / m
+ * negative, so the minimum is negative whichever it is and the answer
+ * 0; b above a x (m + 0.001), with a > 0, makes b / m above a by far
+ * more than two roundings (of 1e-16 each, against 0.001 / m), so the
+ * minimum is a.
+ */
+static double dyn_room(double a, double b, int m)
+{
+	if (m > 0 && b <= -1.0)
+		return 0.0;
+	if (m > 0 && a > 0 && b > a * (m + 0.001))
+		return a;
+	return max_d(0.0, min_d(a, b / m));
+}
+
 /* The SLC room when free space is F (wp_free): a step knows F already. */
 static double slc_room_at(const struct sim *s, double F)
 {
@@ -37,8 +55,7 @@ static double slc_room_at(const struct sim *s, double F)
 		return 0;
 	const struct wpath *w = &s->wp;
 	double st = max_d(0.0, s->slc_st_cap - w->S_st);
-	double dyn = min_d(s->slc_dyn_max - w->S_dyn, (F - s->f_res) / s->m);
-	return st + max_d(0.0, dyn);
+	return st + dyn_room(s->slc_dyn_max - w->S_dyn, F - s->f_res, s->m);
 }
 
 double wp_slc_room(const struct sim *s)

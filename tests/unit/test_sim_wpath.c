@@ -7,7 +7,10 @@
  *   - sampler_wa's memo against the bins read every time
  *     (sampler_wa_scan), through writes, folds, trims and GC;
  *   - a sampler write of no bytes (which the write path leaves out)
- *     against none at all.
+ *     against none at all;
+ *   - the SLC room (wp_slc_room, which skips its division where the
+ *     answer is sure) against its formula with the division, over pool
+ *     and free-space states on every built-in drive.
  */
 #include "check.h"
 
@@ -18,6 +21,8 @@
 #include "common/rng.h"
 #include "sim/model.h"
 #include "sim/sampler.h"
+#include "sim/sim.h"
+#include "sim_fixture.h"
 
 static bool same_bits(double a, double b)
 {
@@ -191,6 +196,79 @@ TEST(sampler_write_of_no_bytes_changes_nothing)
 	}
 	sampler_free(a);
 	sampler_free(b);
+}
+
+/* The room's formula as SIMULATOR.md gives it: the static pool's room,
+   and the dynamic pool's, bounded by what free space above the reserve
+   holds at m bits a cell. */
+static double ref_room(const struct sim *s)
+{
+	if (s->p.route == ROUTE_DIRECT)
+		return 0;
+	double F = s->R - s->m * s->wp.S_dyn - s->wp.T_v - s->wp.T_i;
+	double st = s->slc_st_cap - s->wp.S_st, dyn = (F - s->f_res) / s->m;
+	st = st < 0.0 ? 0.0 : st;
+	if (!(s->slc_dyn_max - s->wp.S_dyn >= dyn))
+		dyn = s->slc_dyn_max - s->wp.S_dyn;
+	return st + (dyn < 0.0 ? 0.0 : dyn);
+}
+
+/* A state's free space above the reserve from x: far below, within a
+   byte either side of zero, near where it bounds the dynamic pool
+   (b / m = a, a few ulps about), or far above. */
+static void set_state(struct sim *s, struct rng *r)
+{
+	struct wpath *w = &s->wp;
+	w->S_st = s->slc_st_cap * rng_unit(r) * 1.2;
+	w->S_dyn = s->slc_dyn_max * rng_unit(r) * 1.1;
+	double a = s->slc_dyn_max - w->S_dyn;
+	double b;
+	switch (rng_below(r, 5)) {
+	case 0: b = -s->R * rng_unit(r); break;
+	case 1: b = 4 * rng_unit(r) - 2; break;
+	case 2: b = a * s->m * (1 + 0.002 * (rng_unit(r) - 0.5)); break;
+	case 3:
+		b = a * s->m;
+		for (int i = (int)rng_below(r, 9) - 4; i; i += i < 0 ? 1 : -1)
+			b = nextafter(b, i < 0 ? -INFINITY : INFINITY);
+		break;
+	default: b = s->R * rng_unit(r); break;
+	}
+	/* F = R - m S_dyn - T_v - T_i: T_i takes the rest */
+	w->T_v = 0;
+	w->T_i = s->R - s->m * w->S_dyn - (b + s->f_res);
+}
+
+TEST(slc_room_is_its_formula)
+{
+	struct rng r;
+	rng_seed(&r, 25);
+	uint64_t asked = 0, below = 0, capped = 0;
+	for (unsigned d = 0; d < profile_builtin_count(); d++) {
+		struct sim *s = open_scaled(profile_builtin_name(d), 0.01, 1);
+		if (!s)
+			continue;
+		for (int i = 0; i < 200000; i++) {
+			set_state(s, &r);
+			double want = ref_room(s), got = wp_slc_room(s);
+			double F = wp_free(s), a = s->slc_dyn_max - s->wp.S_dyn;
+			asked++;
+			below += F - s->f_res < 0;
+			capped += s->m > 0 && F - s->f_res > a * s->m;
+			if (!same_bits(got, want)) {
+				CHECK_FAIL("%s: room %.17g, formula %.17g (F %.17g, S_dyn %.17g)",
+					   s->p.name, got, want, F, s->wp.S_dyn);
+				break;
+			}
+		}
+		sim_close(s);
+	}
+	/* both sides the division may skip, often */
+	CHECK(below > asked / 10);
+	CHECK(capped > asked / 10);
+	printf("  %llu rooms: %llu below the reserve, %llu capped by the pool\n",
+	       (unsigned long long)asked, (unsigned long long)below,
+	       (unsigned long long)capped);
 }
 
 CHECK_MAIN("test_sim_wpath")
