@@ -33,10 +33,11 @@ double wp_free(const struct sim *s)
 /*
  * max_d(0, min_d(a, b / m)) for m > 0, without the division when its
  * side is sure (every write step asks, and the division is most of the
- * step's latency): b a MiB short of the reserve makes b / m negative, so
- * the minimum is negative whichever it is and the answer 0; b above
- * a x (m + 0.001), with a > 0, makes b / m above a by far more than two
- * roundings (of 1e-16 each, against 0.001 / m), so the minimum is a.
+ * step's latency): b a byte or more short of the reserve makes b / m
+ * negative, so the minimum is negative whichever it is and the answer
+ * 0; b above a x (m + 0.001), with a > 0, makes b / m above a by far
+ * more than two roundings (of 1e-16 each, against 0.001 / m), so the
+ * minimum is a.
  */
 static double dyn_room(double a, double b, int m)
 {
