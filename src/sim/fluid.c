@@ -550,12 +550,6 @@ static uint64_t next_off_n(const struct sim_stream *st, uint64_t n, struct rng *
 	return o;
 }
 
-/* Next offset of a read stream. */
-static uint64_t next_off(const struct sim_stream *st, struct rng *r, uint64_t *pos)
-{
-	return next_off_n(st, st->span_len / st->bs, r, pos);
-}
-
 /* A repeated stream's clock moves to t; a slice that ends there is emitted. */
 static int clock_to(struct sim *s, struct slicer *z, double t, struct sb_err *e)
 {
@@ -573,9 +567,19 @@ static int clock_to(struct sim *s, struct slicer *z, double t, struct sb_err *e)
 struct cal {
 	struct rng r;
 	uint64_t pos, inflight;
+	uint64_t span_n;	/* a random stream's offsets (cal_off; 0: not yet) */
 	uint32_t qd;
 	struct rng draw;	/* a sampled stream's latency draws */
 };
+
+/* The window's next offset (next_off): the span's offsets counted once,
+   not by a division per I/O. */
+static uint64_t cal_off(const struct sim_stream *st, struct cal *k)
+{
+	if (!k->span_n)
+		k->span_n = st->span_len / st->bs;
+	return next_off_n(st, k->span_n, &k->r, &k->pos);
+}
 
 /* Count a completion in the slice, as a read or (tag 1) a write. */
 static void cal_count(struct slicer *z, const struct sim_stream *st, const struct sim_cpl *c)
@@ -659,7 +663,7 @@ static int cal_next(struct sim *s, const struct sim_stream *st, struct slicer *z
 {
 	while (k->inflight < k->qd && k->inflight < room) {
 		bool wr = st->read_pct ? rng_below(&k->r, 100) >= st->read_pct : st->write;
-		struct sim_io io = { wr ? SIM_WRITE : SIM_READ, next_off(st, &k->r, &k->pos),
+		struct sim_io io = { wr ? SIM_WRITE : SIM_READ, cal_off(st, k),
 				     st->bs, wr, false };
 		if (sim_submit(s, &io, e))
 			return -1;
@@ -760,7 +764,7 @@ static int exact_gap(struct sim *s, const struct sim_stream *st, struct slicer *
 		uint64_t n = t->ios + t->wios, t0 = s->now, r = 0, w = 0, cut = 0;
 		for (uint64_t i = 0; r < t->ios && !cut; i++) {
 			bool wr = rng_below(&k->r, 100) >= st->read_pct;	/* as cal_next */
-			uint64_t off = next_off(st, &k->r, &k->pos);
+			uint64_t off = cal_off(st, k);
 			if (!wr) {
 				r++;
 				continue;
