@@ -118,16 +118,9 @@ void hist_merge(struct lat_hist *dst, const struct lat_hist *src)
 	}
 	for (uint32_t s = src->lo >> 12; s <= src->hi >> 12; s++)
 		dst->nzw[s] |= src->nzw[s];
-	dst->count += src->count;
-	dst->sum += src->sum;
-	if (src->min < dst->min)
-		dst->min = src->min;
-	if (src->max > dst->max)
-		dst->max = src->max;
-	if (src->lo < dst->lo)
-		dst->lo = src->lo;
-	if (src->hi > dst->hi)
-		dst->hi = src->hi;
+	/* src's totals fold in as a batch's do: one rule for both */
+	hist_batch_end(dst, &(struct hist_batch){ src->count, src->sum, src->min, src->max,
+						  src->lo, src->hi });
 }
 
 uint64_t hist_bucket_low(uint32_t i)

@@ -199,6 +199,18 @@ static const char *const drives[] = { "sn850x-4tb", "rc100-480gb", "p1-1tb" };
 #define PURGE_REST 250000000ull
 
 /* A fresh drive as the step's purge leaves it: opened, rested. */
+/* A memo, or NULL with the failure reported. */
+static struct sim_memo *new_memo(void)
+{
+	struct sim_memo *m;
+	struct sb_err e;
+	if (sim_memo_new(&m, &e)) {
+		CHECK_FAIL("%s", e.msg);
+		return NULL;
+	}
+	return m;
+}
+
 static struct sim *fresh(const char *name, uint64_t seed, struct sim_memo *m)
 {
 	struct sim *s = open_scaled(name, SCALE, seed);
@@ -215,12 +227,10 @@ static struct sim *fresh(const char *name, uint64_t seed, struct sim_memo *m)
 TEST(memo_repeats_a_fresh_drives_fill_exactly)
 {
 	for (size_t d = 0; d < sizeof drives / sizeof drives[0]; d++) {
-		struct sim_memo *m;
 		struct sb_err e;
-		if (sim_memo_new(&m, &e)) {
-			CHECK_FAIL("%s", e.msg);
+		struct sim_memo *m = new_memo();
+		if (!m)
 			return;
-		}
 		struct sim *ref = fresh(drives[d], 5, NULL);
 		struct trace *fr = fill(ref, 1, SIZE_MAX);
 		struct trace *ar = after(ref);
@@ -255,12 +265,10 @@ TEST(memo_repeats_a_fresh_drives_fill_exactly)
 TEST(memo_is_not_used_from_another_state_or_for_another_stream)
 {
 	const char *name = "sn850x-4tb";
-	struct sim_memo *m;
 	struct sb_err e;
-	if (sim_memo_new(&m, &e)) {
-		CHECK_FAIL("%s", e.msg);
+	struct sim_memo *m = new_memo();
+	if (!m)
 		return;
-	}
 	struct sim *s = fresh(name, 5, m);
 	trace_free(fill(s, 1, SIZE_MAX));
 	sim_close(s);
@@ -319,12 +327,9 @@ TEST(memo_is_not_used_from_another_state_or_for_another_stream)
 TEST(memo_replay_stopped_part_way_stands_where_the_run_stopped)
 {
 	const char *name = "rc100-480gb";
-	struct sim_memo *m;
-	struct sb_err e;
-	if (sim_memo_new(&m, &e)) {
-		CHECK_FAIL("%s", e.msg);
+	struct sim_memo *m = new_memo();
+	if (!m)
 		return;
-	}
 	struct sim *s = fresh(name, 5, m);
 	struct trace *whole = fill(s, 1, SIZE_MAX);
 	sim_close(s);
