@@ -108,6 +108,25 @@ struct ref_lru {
 	struct mapcache_stats st;
 };
 
+/* An empty plain LRU of `slots` slots in sets of up to 8 ways, as the
+   cache under test sets them. */
+static struct ref_lru ref_lru_new(uint64_t slots)
+{
+	struct ref_lru ref = { .ways = slots < 8 ? slots : 8 };
+	ref.sets = slots / ref.ways;
+	ref.page = malloc(slots * sizeof *ref.page);
+	ref.dirty = calloc(slots, sizeof *ref.dirty);
+	for (uint64_t i = 0; i < slots; i++)
+		ref.page[i] = UINT64_MAX;
+	return ref;
+}
+
+static void ref_lru_free(struct ref_lru *c)
+{
+	free(c->page);
+	free(c->dirty);
+}
+
 static bool ref_access(struct ref_lru *c, uint64_t pg, bool write, bool *dirtied)
 {
 	uint64_t *p = c->page + pg % c->sets * c->ways;
@@ -173,12 +192,7 @@ static void compare_with_plain_lru(uint64_t slots, uint64_t npages, enum stream 
 	struct sb_err e;
 	CHECK(mapcache_new(slots, npages, &a, &e) == 0);
 	CHECK(mapcache_new(slots, npages, &b, &e) == 0);
-	struct ref_lru ref = { .ways = slots < 8 ? slots : 8 };
-	ref.sets = slots / ref.ways;
-	ref.page = malloc(slots * sizeof *ref.page);
-	ref.dirty = calloc(slots, sizeof *ref.dirty);
-	for (uint64_t i = 0; i < slots; i++)
-		ref.page[i] = UINT64_MAX;
+	struct ref_lru ref = ref_lru_new(slots);
 	struct rng r;
 	rng_seed(&r, seed);
 	size_t n = (size_t)(20 * slots + 1000);
@@ -229,8 +243,7 @@ static void compare_with_plain_lru(uint64_t slots, uint64_t npages, enum stream 
 		}
 	}
 	free(ops);
-	free(ref.page);
-	free(ref.dirty);
+	ref_lru_free(&ref);
 	mapcache_free(a);
 	mapcache_free(b);
 }
@@ -285,12 +298,7 @@ static void compare_runs_with_plain_lru(uint64_t slots, uint64_t npages, uint64_
 	struct mapcache *a;
 	struct sb_err e;
 	CHECK(mapcache_new(slots, npages, &a, &e) == 0);
-	struct ref_lru ref = { .ways = slots < 8 ? slots : 8 };
-	ref.sets = slots / ref.ways;
-	ref.page = malloc(slots * sizeof *ref.page);
-	ref.dirty = calloc(slots, sizeof *ref.dirty);
-	for (uint64_t i = 0; i < slots; i++)
-		ref.page[i] = UINT64_MAX;
+	struct ref_lru ref = ref_lru_new(slots);
 	struct rng r;
 	rng_seed(&r, seed);
 	uint64_t pg = 0, steps = 40 * slots + 4000;
@@ -347,8 +355,7 @@ static void compare_runs_with_plain_lru(uint64_t slots, uint64_t npages, uint64_
 			}
 		}
 	}
-	free(ref.page);
-	free(ref.dirty);
+	ref_lru_free(&ref);
 	mapcache_free(a);
 }
 
