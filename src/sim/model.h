@@ -216,12 +216,17 @@ struct sim {
 	uint64_t type_magic;	/* page type = (hash >> 17) % m by a multiply */
 	int ntypes;		/* page types with their own read time (1: one) */
 	uint64_t ch_page_ns;	/* a whole page's transfer on its channel */
-	uint64_t retry_lim;	/* a retry draw below this retries (0: none) */
-	uint64_t collide_lim[2];	/* interference draws: SLC, native */
-	uint64_t prog_lim;	/* an interfering op is a program below this */
-	/* a wait into a program [0] or an erase [1] is cut to the suspend
-	   time from this third draw on (2^53: never), and is then susp_ns */
-	uint64_t susp_lim[2], susp_ns;
+	/* Read retries come every so many pages (timing.c): the pages to
+	   read before the next one that retries, and log(1 - p_rr) for the
+	   gap after it (0: no retries). */
+	uint64_t retry_left;
+	double retry_log;
+	/* A page read's one interference draw k (timing.c), by whether the
+	   write path was last in SLC [0] or not [1]: below meet_lim it meets
+	   a program or an erase, a program below prog_lim; its wait is cut
+	   to susp_ns from prog_cut (a program) or erase_cut (an erase) on. */
+	struct meet_lims { uint64_t meet, prog, prog_cut, erase_cut; } meet[2];
+	uint64_t susp_ns;
 	uint64_t wb_cap_bytes;	/* write buffer size */
 	struct divisor wb_unit;	/* its release unit */
 	/* The last transfer time asked for on the read and write links (a

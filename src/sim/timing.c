@@ -36,29 +36,66 @@ static uint64_t unit_lim(double p)
 	return p <= 0 ? 0 : (uint64_t)ceil(p * 0x1.0p53);
 }
 
-/* The wait into an operation of op us that the third draw k gives,
-   before the suspend time cuts it. */
-static double op_wait(uint64_t k, double op)
+/*
+ * A page read that meets a background program or erase (interference_ns)
+ * takes one draw k, uniform over 2^53: below the meeting share p it
+ * meets one, and k's place in that share, again uniform, says which
+ * (a program in the first PROG_SHARE of it) and how far into it the read
+ * arrives.  The wait in us, before the suspend cuts it.
+ */
+#define PROG_SHARE 0.9
+static const double meet_share[2] = { 0.25, 0.6 };	/* SLC, native */
+
+static double meet_wait(const struct sim *s, uint64_t k, double p)
 {
-	return (double)k * 0x1.0p-53 * op;	/* rng_unit() x op */
+	double x = (double)k * 0x1.0p-53 / p;	/* [0, 1) when it meets */
+	if (x < PROG_SHARE)
+		return x / PROG_SHARE * s->p.t_prog_us;
+	return (x - PROG_SHARE) / (1.0 - PROG_SHARE) * s->p.t_bers_us;
 }
 
-struct wait_past {
-	double op, susp;
+/* The predicates below are monotone in k (each step of the formulas
+   above rounds so), so draw_first finds where each turns true. */
+struct meet_past {
+	const struct sim *s;
+	double p;
+	uint64_t end;	/* true from here on */
 };
+
+static bool past_prog(const void *ctx, uint64_t k)
+{
+	const struct meet_past *x = ctx;
+	return k >= x->end || (double)k * 0x1.0p-53 / x->p >= PROG_SHARE;
+}
 
 static bool past_susp(const void *ctx, uint64_t k)
 {
-	const struct wait_past *x = ctx;
-	return op_wait(k, x->op) > x->susp;
+	const struct meet_past *x = ctx;
+	return k >= x->end || meet_wait(x->s, k, x->p) > x->s->p.t_susp_us;
 }
 
-/* The first third draw whose wait into an op of `op` us passes the
-   suspend time: op_wait is monotone in k (each step rounds so). */
-static uint64_t susp_from(double op, double susp)
+static struct meet_lims meet_lims_of(const struct sim *s, double p)
 {
-	struct wait_past x = { op, susp };
-	return susp > 0 ? draw_first(0, past_susp, &x) : 1ull << 53;
+	struct meet_lims m;
+	m.meet = unit_lim(p);
+	struct meet_past x = { s, p, m.meet };
+	m.prog = draw_first(0, past_prog, &x);
+	bool cut = s->p.t_susp_us > 0;
+	x.end = m.prog;
+	m.prog_cut = cut ? draw_first(0, past_susp, &x) : m.prog;
+	x.end = m.meet;
+	m.erase_cut = cut ? draw_first(m.prog, past_susp, &x) : m.meet;
+	return m;
+}
+
+/* The pages read before the next one that retries: geometric, from one
+   draw per retry rather than one per page (the same law: each page
+   retries with p_rr, on its own). */
+static uint64_t retry_gap(struct sim *s)
+{
+	double u = (double)((1ull << 53) - rng_draw53(&s->rng_retry)) * 0x1.0p-53;	/* (0, 1] */
+	double g = floor(log(u) / s->retry_log);
+	return g < 0x1.0p62 ? (uint64_t)g : 1ull << 62;
 }
 
 int timing_init(struct sim *s, struct sb_err *e)
@@ -90,12 +127,11 @@ int timing_init(struct sim *s, struct sb_err *e)
 	/* the hash's top 47 bits modulo m (mod47_by) */
 	s->type_magic = s->ntypes > 1 ? mod47_magic((uint64_t)s->ntypes) : 0;
 	s->ch_page_ns = xfer_ns((double)s->page_div.d, p->ch_gbs);
-	s->retry_lim = p->p_rr > 0 ? unit_lim(p->p_rr) : 0;
-	s->collide_lim[0] = unit_lim(0.25);
-	s->collide_lim[1] = unit_lim(0.6);
-	s->prog_lim = unit_lim(0.9);
-	s->susp_lim[0] = susp_from(p->t_prog_us, p->t_susp_us);
-	s->susp_lim[1] = susp_from(p->t_bers_us, p->t_susp_us);
+	/* log1p(-p) < 0 for every p in (0, 1], -inf at 1 (gaps of 0) */
+	s->retry_log = p->p_rr > 0 ? log1p(-p->p_rr) : 0;
+	s->retry_left = s->retry_log < 0 ? retry_gap(s) : 0;
+	for (int g = 0; g < 2; g++)
+		s->meet[g] = meet_lims_of(s, meet_share[g]);
 	s->susp_ns = us(p->t_susp_us);
 	s->wb_cap_bytes = (uint64_t)(p->wbuf_mib * 1048576.0);
 	s->wb_unit = divisor_of((uint64_t)(p->wbuf_release_kib * 1024.0));
@@ -160,21 +196,21 @@ static uint64_t hash64(uint64_t x)
 
 /*
  * A read waits behind background programs and erases on its unit (only
- * while the write path is busy past the read's start: the caller asks).
- * The first draw says whether it meets one, the second which, the third
- * how far in; a suspend cuts the wait (most waits are cut: that answer
- * comes from the integer draw, without the floating-point conversions).
- * The draws come from r: the caller's copy of rng_collide.
+ * while the write path is busy past the read's start: the caller asks),
+ * by one draw (meet_wait).  Most waits are cut by the suspend: that
+ * answer, and none, come from the integer draw against its bounds,
+ * without the floating-point conversions.  The draw comes from r: the
+ * caller's copy of rng_collide.
  */
-static uint64_t interference_ns(const struct sim *s, struct rng *r, uint64_t lim)
+static uint64_t interference_ns(const struct sim *s, struct rng *r, int g)
 {
-	if (rng_draw53(r) >= lim)
-		return 0;
-	int j = rng_draw53(r) >= s->prog_lim;
+	const struct meet_lims *m = &s->meet[g];
 	uint64_t k = rng_draw53(r);
-	if (k >= s->susp_lim[j])
+	if (k >= m->meet)
+		return 0;
+	if (k >= (k < m->prog ? m->prog_cut : m->erase_cut))
 		return s->susp_ns;
-	return us(op_wait(k, j ? s->p.t_bers_us : s->p.t_prog_us));
+	return us(meet_wait(s, k, meet_share[g]));
 }
 
 /*
@@ -303,10 +339,11 @@ static uint32_t read_pages(const struct sim *s, struct read_pos *r, struct read_
 /*
  * A read: the core and firmware, then its NAND pages a block at a time,
  * each block in steps that each keep little in registers: the pages
- * (read_pages), their retry draws, their interference draws, then the
- * unit and channel reservations, in page order.  Each generator draws in
- * page order as it did page by page (the two are apart), and nothing a
- * page's reservations depend on comes from a later page's.
+ * (read_pages), the ones that retry (a draw per retry: retry_gap), their
+ * interference draws, then the unit and channel reservations, in page
+ * order.  Each generator draws in page order as it would page by page
+ * (the two are apart), and nothing a page's reservations depend on comes
+ * from a later page's.
  */
 uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 {
@@ -316,8 +353,8 @@ uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 	uint64_t maps = s->map ? map_misses(s, off, len) : 0;
 	/* Background programs and erases run until the write path's time. */
 	bool busy = ns_to_s(start) < s->wp.t;
-	uint64_t collide_lim = s->collide_lim[s->wp.last != RG_SLC];
-	const uint64_t retry_lim = s->retry_lim;
+	int g = s->wp.last != RG_SLC;
+	const bool retries = s->retry_log < 0;
 	uint64_t pg = div_by(&s->page_div, off);
 	struct read_pos r = { off, off + len, pg, (pg + 1) * s->page_div.d, 0, CH_UNMAPPED, NULL };
 	uint64_t end = start;
@@ -328,12 +365,16 @@ uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 		uint32_t m = read_pages(s, &r, &b);
 		if (!m)
 			continue;
-		if (retry_lim) {
-			struct rng rr = s->rng_retry;
-			for (uint32_t i = 0; i < m; i++)
-				if (rng_draw53(&rr) < retry_lim)
-					b.svc[i] += b.retry[i];
-			s->rng_retry = rr;
+		if (retries) {	/* the pages that retry, if any is in the block */
+			uint64_t left = s->retry_left;
+			uint32_t i = 0;
+			while (left < m - i) {
+				i += (uint32_t)left;
+				b.svc[i] += b.retry[i];
+				i++;
+				left = retry_gap(s);
+			}
+			s->retry_left = left - (m - i);
 		}
 		if (maps) {	/* the map pages first (map_misses) */
 			b.svc[0] += maps * s->tr_map_ns;
@@ -343,7 +384,7 @@ uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 		if (busy) {
 			struct rng rc = s->rng_collide;
 			for (uint32_t i = 0; i < m; i++)
-				ready[i] = start + interference_ns(s, &rc, collide_lim);
+				ready[i] = start + interference_ns(s, &rc, g);
 			s->rng_collide = rc;
 		} else {
 			for (uint32_t i = 0; i < m; i++)

@@ -2,8 +2,8 @@
  * The discrete engine's shortcuts against what they stand for: the
  * divisions by shifts, masks and multiplies against the hardware
  * division, the firmware-time bin of a draw by integer bounds against its
- * definition by doubles, the suspend cut's integer bound against the
- * wait it cuts, the interface slots against a scan for the one
+ * definition by doubles, the interference draw's integer bounds against
+ * the outcome its doubles define, the interface slots against a scan for the one
  * that frees first, the completion queue's order (time, then
  * submission) against an exact sort of what it returned, ties included,
  * the one-completion reap against sim_reap's, and the read path against
@@ -12,7 +12,9 @@
 #include "check.h"
 #include "sim_fixture.h"
 
+#include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "common/rng.h"
 #include "sim/model.h"
@@ -90,32 +92,63 @@ TEST(firmware_bin_by_integer_bounds_is_the_defined_bin)
 }
 
 /*
- * A read that meets a program or an erase waits up to the suspend time:
- * the integer bound on the third draw from which the wait is cut must be
- * where the floating-point wait passes the suspend time, on both sides.
+ * A page read's interference by its one draw, as defined in doubles: it
+ * meets an op below the meeting share p; its place in the share says a
+ * program (the first 0.9 of it) or an erase and how far in; a wait past
+ * the suspend time is cut to it.  0: none, 1: a wait, 2: a cut wait.
  */
-TEST(suspend_cut_by_integer_bound_is_where_the_wait_passes_it)
+static int meet_defined(const struct sim *s, uint64_t k, double p)
 {
+	double u = (double)k * 0x1.0p-53;
+	if (!(u < p))
+		return 0;
+	double x = u / p;
+	double wait = x < 0.9 ? x / 0.9 * s->p.t_prog_us : (x - 0.9) / 0.1 * s->p.t_bers_us;
+	return s->p.t_susp_us > 0 && wait > s->p.t_susp_us ? 2 : 1;
+}
+
+/* The same by the integer bounds timing.c answers from. */
+static int meet_by_bounds(const struct meet_lims *m, uint64_t k)
+{
+	if (k >= m->meet)
+		return 0;
+	return k >= (k < m->prog ? m->prog_cut : m->erase_cut) ? 2 : 1;
+}
+
+/*
+ * The interference draw's integer bounds (none, a wait, one cut to the
+ * suspend time) against the definition in doubles, on both sides of
+ * every bound and at random, in SLC and not, on every built-in drive.
+ */
+TEST(interference_by_integer_bounds_is_the_defined_outcome)
+{
+	static const double share[2] = { 0.25, 0.6 };
+	struct rng r;
+	rng_seed(&r, 3);
 	int drives = 0;
 	for (unsigned d = 0; d < profile_builtin_count(); d++) {
 		struct sim *s = open_scaled(profile_builtin_name(d), 0.001, 1);
 		if (!s)
 			continue;
-		double susp = s->p.t_susp_us;
-		for (int j = 0; j < 2; j++) {
-			double op = j ? s->p.t_bers_us : s->p.t_prog_us;
-			uint64_t lim = s->susp_lim[j];
-			if (susp <= 0) {
-				CHECK_EQ_U64(lim, 1ull << 53);
-				continue;
-			}
-			drives += j;
-			CHECK(lim > 0 && lim < (1ull << 53));
-			for (uint64_t k = lim - 3; k <= lim + 3; k++) {
-				double wait = (double)k * 0x1.0p-53 * op;
-				if ((wait > susp) != (k >= lim))
-					CHECK_FAIL("%s op %g k %llu: wait %.17g, bound %llu", s->p.name, op,
-						   (unsigned long long)k, wait, (unsigned long long)lim);
+		drives += s->p.t_susp_us > 0;
+		for (int g = 0; g < 2; g++) {
+			const struct meet_lims *m = &s->meet[g];
+			CHECK(m->prog_cut <= m->prog && m->prog <= m->erase_cut &&
+			      m->erase_cut <= m->meet);
+			uint64_t lims[] = { m->meet, m->prog, m->prog_cut, m->erase_cut };
+			for (int i = 0; i < 4; i++)
+				for (uint64_t k = lims[i] > 3 ? lims[i] - 3 : 0;
+				     k <= lims[i] + 3 && k < (1ull << 53); k++)
+					if (meet_by_bounds(m, k) != meet_defined(s, k, share[g]))
+						CHECK_FAIL("%s %s k %llu: %d, defined %d", s->p.name,
+							   g ? "native" : "SLC", (unsigned long long)k,
+							   meet_by_bounds(m, k), meet_defined(s, k, share[g]));
+			for (int j = 0; j < 200000; j++) {
+				uint64_t k = rng_next(&r) >> 11;
+				if (meet_by_bounds(m, k) != meet_defined(s, k, share[g])) {
+					CHECK_FAIL("%s k %llu", s->p.name, (unsigned long long)k);
+					break;
+				}
 			}
 		}
 		sim_close(s);
@@ -288,13 +321,14 @@ TEST(reap_next_is_sim_reap_of_one)
  * first, the firmware bin, the map pages the read misses, then each page
  * of the read's bytes (its part of the read) in order: the chunk its
  * part starts in (unmapped: no access), the unit and page type its hash
- * picks, a retry by its draw, the map pages before the read's first page
- * read, interference by its draws (when the write path runs past the
- * start), the unit and then the channel reserved; the read link last.
- * Every draw is a rng_unit() against its probability, the types and
- * units are divisions: none of timing.c's shortcuts (a chunk's run of
- * pages at once, the draws a block at a time and the retries' ahead,
- * masks, multiplies, integer bounds, the transfers remembered).
+ * picks, a retry when the page ends a gap (counted page by page), the map
+ * pages before the read's first page read, interference by its draw (when
+ * the write path runs past the start), the unit and then the channel
+ * reserved; the read link last.  Every draw is a rng_unit() in doubles,
+ * the types and units are divisions: none of timing.c's shortcuts (a
+ * chunk's run of pages at once, the draws a block at a time, a block's
+ * pages skipped to its retry, masks, multiplies, integer bounds, the
+ * transfers remembered).
  */
 static uint64_t ref_max(uint64_t a, uint64_t b)
 {
@@ -319,15 +353,38 @@ static uint64_t ref_xfer(double bytes, double gbs)
 
 static uint64_t ref_interference(struct sim *s, double p_meet)
 {
-	struct rng *r = &s->rng_collide;
-	if (!(rng_unit(r) < p_meet))
+	double u = rng_unit(&s->rng_collide);
+	if (!(u < p_meet))
 		return 0;
-	double op = rng_unit(r) >= 0.9 ? s->p.t_bers_us : s->p.t_prog_us;
-	double wait = rng_unit(r) * op, susp = s->p.t_susp_us;
+	double x = u / p_meet;
+	double wait = x < 0.9 ? x / 0.9 * s->p.t_prog_us : (x - 0.9) / 0.1 * s->p.t_bers_us;
+	double susp = s->p.t_susp_us;
 	return susp > 0 && wait > susp ? ref_us(susp) : ref_us(wait);
 }
 
-static uint64_t ref_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
+/* The pages before the next retry: geometric, log(U) / log(1 - p_rr)
+   rounded down for U uniform in (0, 1]. */
+static uint64_t ref_retry_gap(struct sim *s)
+{
+	double u = 1.0 - rng_unit(&s->rng_retry);
+	return (uint64_t)floor(log(u) / log(1.0 - s->p.p_rr));
+}
+
+/* A page read retries when it is the one after the gap's pages.  The
+   first gap is drawn when the drive opens (the reference starts from
+   it); the reference counts and draws the others itself. */
+static bool ref_retries(struct sim *s, uint64_t *left)
+{
+	if (!(s->p.p_rr > 0))
+		return false;
+	if ((*left)--)
+		return false;
+	*left = ref_retry_gap(s);
+	return true;
+}
+
+static uint64_t ref_read(struct sim *s, uint64_t *rr, uint64_t t, uint64_t off,
+			 uint64_t len)
 {
 	const struct sim_profile *p = &s->p;
 	uint64_t *core = &s->core_free[0];
@@ -358,7 +415,7 @@ static uint64_t ref_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 			&s->pg_nat[s->ntypes == 1 ? 0 : (ph >> 17) % (uint64_t)s->ntypes];
 		uint64_t u = ph % (uint64_t)p->units, svc = pt->svc;
 		uint64_t ch_ns = ref_xfer((double)n, p->ch_gbs);
-		if (p->p_rr > 0 && rng_unit(&s->rng_retry) < p->p_rr)
+		if (ref_retries(s, rr))
 			svc += pt->retry;
 		if (maps) {
 			svc += maps * s->tr_map_ns;
@@ -370,6 +427,182 @@ static uint64_t ref_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 		end = ref_max(end, ref_reserve(&s->ch_free[u % (uint64_t)p->channels], a, ch_ns));
 	}
 	return ref_reserve(&s->link_free[0], end, ref_xfer((double)len, p->link_rd_gbs));
+}
+
+/*
+ * A drive whose page reads all take one time, no firmware variation and
+ * the map held, so a lone read's latency is that time plus what its page
+ * drew (a retry, a wait behind a program or erase) and nothing else.
+ */
+static struct sim *open_law_drive(const char *name, double p_rr)
+{
+	struct sim_profile p;
+	struct sb_err e;
+	struct sim *s = NULL;
+	if (profile_lookup(name, &p, &e)) {
+		CHECK_FAIL("%s", e.msg);
+		return NULL;
+	}
+	profile_scale(&p, 0.001);
+	p.t_fw_cv = 0;
+	p.p_rr = p_rr;
+	if (sim_open(&p, 11, &s, &e)) {
+		CHECK_FAIL("%s", e.msg);
+		return NULL;
+	}
+	CHECK(!s->map && s->p.tr_slc_us > 0);
+	for (uint64_t c = 0; c < s->nchunks; c++)
+		chunks_set(s, c, CH_SLC);
+	return s;
+}
+
+/* n lone one-page reads, far apart, the write path busy past them
+   (busy) or idle: each read's latency less the least of them. */
+static void lone_reads(struct sim *s, bool busy, uint64_t n, uint64_t *extra)
+{
+	uint64_t page = s->page_div.d, pages = sim_capacity(s) / page, t = 0, least = UINT64_MAX;
+	s->wp.last = RG_DIRECT;
+	for (uint64_t i = 0; i < n; i++) {
+		t += 20000000;	/* 20 ms: past any wait of the one before */
+		s->wp.t = (double)t * 1e-9 + (busy ? 1.0 : -1.0);
+		extra[i] = timing_read(s, t, (i * 7919 % pages) * page, page) - t;
+		if (extra[i] < least)
+			least = extra[i];
+	}
+	for (uint64_t i = 0; i < n; i++)
+		extra[i] -= least;
+}
+
+/* |got - want| within z standard errors of a count of n Bernoulli(p). */
+static bool binomial_near(uint64_t got, uint64_t n, double p, double z)
+{
+	double want = (double)n * p;
+	return fabs((double)got - want) <= z * sqrt(want * (1.0 - p)) + 1.0;
+}
+
+/*
+ * Read retries against their law, not against timing.c's way of drawing
+ * them: every page retries with p_rr, on its own.  Checked: the share of
+ * pages that retry, the share of retries right after a retry (p_rr again:
+ * no memory), and the gaps between retries against the geometric law, at
+ * a frequent and at a rare p_rr.
+ */
+TEST(retries_follow_their_law_page_by_page)
+{
+	static const double ps[] = { 0.2, 1e-3 };
+	static const uint64_t ns[] = { 200000, 1000000 };
+	for (int j = 0; j < 2; j++) {
+		struct sim *s = open_law_drive("sn8100-2tb", ps[j]);
+		if (!s)
+			return;
+		uint64_t n = ns[j], *x = malloc(n * sizeof *x);
+		lone_reads(s, false, n, x);
+		uint64_t retried = 0, after = 0, pairs = 0, gap = 0, gaps[6] = { 0 }, ngaps = 0;
+		bool last = false, seen = false;
+		for (uint64_t i = 0; i < n; i++) {
+			bool r = x[i] != 0;
+			if (r && x[i] != s->pg_slc.retry)
+				CHECK_FAIL("read %llu: %llu ns more than the least, not a retry's %llu",
+					   (unsigned long long)i, (unsigned long long)x[i],
+					   (unsigned long long)s->pg_slc.retry);
+			retried += r;
+			if (last) {
+				pairs++;
+				after += r;
+			}
+			if (r) {
+				if (seen) {
+					gaps[gap < 5 ? gap : 5]++;
+					ngaps++;
+				}
+				seen = true;
+				gap = 0;
+			} else {
+				gap++;
+			}
+			last = r;
+		}
+		double p = ps[j];
+		CHECK(binomial_near(retried, n, p, 5));
+		CHECK(binomial_near(after, pairs, p, 5));
+		/* P(gap = g) = (1 - p)^g p; the last bin all of g >= 5 */
+		for (int g = 0; g <= 5; g++) {
+			double pg = g < 5 ? pow(1 - p, g) * p : pow(1 - p, 5);
+			if (!binomial_near(gaps[g], ngaps, pg, 5))
+				CHECK_FAIL("p_rr %g: %llu of %llu gaps of %d%s, the law's %.1f", p,
+					   (unsigned long long)gaps[g], (unsigned long long)ngaps, g,
+					   g < 5 ? "" : " or more", (double)ngaps * pg);
+		}
+		free(x);
+		sim_close(s);
+	}
+}
+
+/*
+ * Waits behind programs and erases against their law: a page read meets
+ * one with 0.6 (the write path past SLC), a program 9 times in 10, at a
+ * uniform point of it; the suspend cuts a wait to t_susp_us.  Checked on
+ * the SN8100 (suspend): the shares of no wait, a cut one and a shorter
+ * one, and the shorter ones' mean (half the suspend time); on the Micron
+ * (no suspend): the mean and the spread of the waits.
+ */
+TEST(interference_follows_its_law)
+{
+	const uint64_t n = 400000;
+	uint64_t *x = malloc(n * sizeof *x);
+	struct sim *s = open_law_drive("sn8100-2tb", 0);
+	if (s) {
+		lone_reads(s, true, n, x);
+		double tp = s->p.t_prog_us, tb = s->p.t_bers_us, su = s->p.t_susp_us;
+		uint64_t cut_ns = (uint64_t)(su * 1000.0 + 0.5), none = 0, cut = 0, shorter = 0;
+		double sum = 0;
+		for (uint64_t i = 0; i < n; i++) {
+			if (!x[i])
+				none++;
+			else if (x[i] == cut_ns)
+				cut++;
+			else if (x[i] < cut_ns) {
+				shorter++;
+				sum += (double)x[i] * 1e-3;
+			} else {
+				CHECK_FAIL("read %llu waited %llu ns, past the suspend time",
+					   (unsigned long long)i, (unsigned long long)x[i]);
+			}
+		}
+		double p_short = 0.6 * (0.9 * su / tp + 0.1 * su / tb);
+		CHECK(binomial_near(none, n, 0.4, 5));
+		CHECK(binomial_near(cut, n, 0.6 - p_short, 5));
+		CHECK(binomial_near(shorter, n, p_short, 5));
+		/* uniform on [0, su): mean su / 2, sd su / sqrt(12) */
+		double mean = sum / (double)shorter;
+		CHECK(fabs(mean - su / 2) <= 5 * su / sqrt(12.0 * (double)shorter));
+		sim_close(s);
+	}
+	s = open_law_drive("micron1300-1tb", 0);
+	if (s) {
+		CHECK(s->p.t_susp_us <= 0);
+		lone_reads(s, true, n, x);
+		double tp = s->p.t_prog_us, tb = s->p.t_bers_us;
+		uint64_t met = 0;
+		double sum = 0, sq = 0;
+		for (uint64_t i = 0; i < n; i++)
+			if (x[i]) {
+				met++;
+				sum += (double)x[i] * 1e-3;
+				sq += (double)x[i] * 1e-3 * (double)x[i] * 1e-3;
+			}
+		/* a program's wait w.p. 0.9, an erase's w.p. 0.1, each uniform */
+		double m1 = 0.9 * tp / 2 + 0.1 * tb / 2;
+		double m2 = 0.9 * tp * tp / 3 + 0.1 * tb * tb / 3, sd = sqrt(m2 - m1 * m1);
+		double mean = sum / (double)met, var = sq / (double)met - mean * mean;
+		CHECK(binomial_near(met, n, 0.6, 5));
+		if (fabs(mean - m1) > 5 * sd / sqrt((double)met))
+			CHECK_FAIL("mean wait %.1f us, the law's %.1f", mean, m1);
+		if (fabs(sqrt(var) - sd) > 0.02 * sd)
+			CHECK_FAIL("the waits' sd %.1f us, the law's %.1f", sqrt(var), sd);
+		sim_close(s);
+	}
+	free(x);
 }
 
 /* A drive for the read test: a built-in one, or (page_kib > 0) with its
@@ -456,7 +689,7 @@ static void read_draw(struct rng *r, uint64_t cap, uint64_t page, uint64_t chunk
  * core's and the link's free time must be the reference's.  Drives: map
  * caches (misses) or not, one to four page types, units and channels
  * powers of two or not, pages that straddle chunks, retries never, rare
- * (some further apart than timing.c looks ahead at once) and frequent.
+ * (gaps of many reads) and frequent (several in a block of pages).
  */
 TEST(reads_reserve_as_page_by_page_reference)
 {
@@ -468,7 +701,7 @@ TEST(reads_reserve_as_page_by_page_reference)
 	} drives[] = {
 		{ "sn850x-4tb", 0, 0, 0, -1 },
 		{ "sn8100-2tb", 0, 0, 0, 0.05 },
-		{ "sn8100-2tb", 0, 0, 0, 1e-5 },	/* gaps past a look ahead */
+		{ "sn8100-2tb", 0, 0, 0, 1e-5 },	/* gaps of many reads */
 		{ "p4800x-375gb", 0, 0, 0, -1 },
 		{ "p1-1tb", 0, 0, 0, 0 },
 		{ "micron1300-1tb", 0, 0, 0, 0.6 },
@@ -494,6 +727,7 @@ TEST(reads_reserve_as_page_by_page_reference)
 			chunks_set(ref, c, tag);
 		}
 		uint64_t cap = sim_capacity(s), page = s->page_div.d, t = 0;
+		uint64_t rr = ref->retry_left;
 		straddle += s->chunk % page != 0;
 		for (int k = 0; k < 20000; k++) {
 			uint64_t off, len;
@@ -505,7 +739,7 @@ TEST(reads_reserve_as_page_by_page_reference)
 			s->wp.t = ref->wp.t = wt;
 			s->wp.last = ref->wp.last = last;
 			busy += wt > (double)t * 1e-9;
-			uint64_t got = timing_read(s, t, off, len), want = ref_read(ref, t, off, len);
+			uint64_t got = timing_read(s, t, off, len), want = ref_read(ref, &rr, t, off, len);
 			const char *where = resources_differ(s, ref);
 			if (got != want || where) {
 				CHECK_FAIL("%s read %d at %llu + %llu: done %llu, reference %llu; %s differs",
