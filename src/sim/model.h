@@ -216,6 +216,9 @@ struct sim {
 	uint64_t type_magic;	/* page type = (hash >> 17) % m by a multiply */
 	int ntypes;		/* page types with their own read time (1: one) */
 	uint64_t ch_page_ns;	/* a whole page's transfer on its channel */
+	/* ... after m map pages a read missed, for m < MAP_XFERS (timing.c) */
+#define MAP_XFERS 4
+	uint64_t ch_map_ns[MAP_XFERS];
 	/* Read retries come every so many pages (timing.c): the pages to
 	   read before the next one that retries, and log(1 - p_rr) for the
 	   gap after it (0: no retries). */
