@@ -149,14 +149,19 @@ static uint64_t reserve(uint64_t *free_at, uint64_t start, uint64_t service)
 	return s + service;
 }
 
-/* The controller core that frees first. */
+/* The controller core that frees first (the first of equals), by
+   selects: which core that is follows the I/Os' service times. */
 static uint64_t *pick_core(struct sim *s)
 {
-	uint64_t *best = &s->core_free[0];
-	for (int i = 1; i < s->p.cores; i++)
-		if (s->core_free[i] < *best)
-			best = &s->core_free[i];
-	return best;
+	const uint64_t *f = s->core_free;
+	uint64_t least = f[0];
+	int best = 0;
+	for (int i = 1; i < s->p.cores; i++) {
+		bool lt = f[i] < least;
+		least = lt ? f[i] : least;
+		best = lt ? i : best;
+	}
+	return &s->core_free[best];
 }
 
 /*
