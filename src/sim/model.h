@@ -225,10 +225,15 @@ struct sim {
 	uint64_t retry_left;
 	double retry_log;
 	/* A page read's one interference draw k (timing.c), by whether the
-	   write path was last in SLC [0] or not [1]: below meet_lim it meets
-	   a program or an erase, a program below prog_lim; its wait is cut
-	   to susp_ns from prog_cut (a program) or erase_cut (an erase) on. */
-	struct meet_lims { uint64_t meet, prog, prog_cut, erase_cut; } meet[2];
+	   write path was last in SLC [0] or not [1]: below meet it meets a
+	   program or an erase, a program below prog; its wait is cut to
+	   susp_ns from prog_cut (a program) or erase_cut (an erase) on.
+	   Its place x in the meeting share is k x x_per_k; the wait, x x
+	   prog_us into a program, (x - 0.9) x erase_us into an erase. */
+	struct meet_lims {
+		uint64_t meet, prog, prog_cut, erase_cut;
+		double x_per_k, prog_us, erase_us;
+	} meet[2];
 	uint64_t susp_ns;
 	uint64_t wb_cap_bytes;	/* write buffer size */
 	struct divisor wb_unit;	/* its release unit */

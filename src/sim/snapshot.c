@@ -27,7 +27,7 @@
 
 /* Checked when struct sim changes: a new pointer goes in the list above,
    in strip() and in copy_parts(); then this is the new size. */
-_Static_assert(sizeof(struct sim) == 5192,
+_Static_assert(sizeof(struct sim) == 5240,
 	       "struct sim changed: check snapshot.c's list of its allocations");
 
 static size_t tags_bytes(const struct sim *s) { return (size_t)((s->nchunks + 3) / 4); }

@@ -39,46 +39,49 @@ static uint64_t unit_lim(double p)
 /*
  * A page read that meets a background program or erase (interference_ns)
  * takes one draw k, uniform over 2^53: below the meeting share p it
- * meets one, and k's place in that share, again uniform, says which
- * (a program in the first PROG_SHARE of it) and how far into it the read
- * arrives.  The wait in us, before the suspend cuts it.
+ * meets one, and k's place in that share, x in [0, 1) (k x 2^-53 / p,
+ * by a multiply), again uniform, says which (a program in the first
+ * PROG_SHARE of it) and how far into it the read arrives.  The wait in
+ * us, before the suspend cuts it.
  */
 #define PROG_SHARE 0.9
 static const double meet_share[2] = { 0.25, 0.6 };	/* SLC, native */
 
-static double meet_wait(const struct sim *s, uint64_t k, double p)
+static double meet_wait(const struct meet_lims *m, uint64_t k)
 {
-	double x = (double)k * 0x1.0p-53 / p;	/* [0, 1) when it meets */
-	if (x < PROG_SHARE)
-		return x / PROG_SHARE * s->p.t_prog_us;
-	return (x - PROG_SHARE) / (1.0 - PROG_SHARE) * s->p.t_bers_us;
+	double x = (double)k * m->x_per_k;
+	return x < PROG_SHARE ? x * m->prog_us : (x - PROG_SHARE) * m->erase_us;
 }
 
 /* The predicates below are monotone in k (each step of the formulas
    above rounds so), so draw_first finds where each turns true. */
 struct meet_past {
-	const struct sim *s;
-	double p;
+	const struct meet_lims *m;
+	double susp;
 	uint64_t end;	/* true from here on */
 };
 
 static bool past_prog(const void *ctx, uint64_t k)
 {
 	const struct meet_past *x = ctx;
-	return k >= x->end || (double)k * 0x1.0p-53 / x->p >= PROG_SHARE;
+	return k >= x->end || (double)k * x->m->x_per_k >= PROG_SHARE;
 }
 
 static bool past_susp(const void *ctx, uint64_t k)
 {
 	const struct meet_past *x = ctx;
-	return k >= x->end || meet_wait(x->s, k, x->p) > x->s->p.t_susp_us;
+	return k >= x->end || meet_wait(x->m, k) > x->susp;
 }
 
 static struct meet_lims meet_lims_of(const struct sim *s, double p)
 {
-	struct meet_lims m;
+	struct meet_lims m = {
+		.x_per_k = 0x1.0p-53 / p,
+		.prog_us = s->p.t_prog_us / PROG_SHARE,
+		.erase_us = s->p.t_bers_us / (1.0 - PROG_SHARE),
+	};
 	m.meet = unit_lim(p);
-	struct meet_past x = { s, p, m.meet };
+	struct meet_past x = { &m, s->p.t_susp_us, m.meet };
 	m.prog = draw_first(0, past_prog, &x);
 	bool cut = s->p.t_susp_us > 0;
 	x.end = m.prog;
@@ -217,7 +220,7 @@ static uint64_t interference_ns(const struct sim *s, struct rng *r, int g)
 	uint64_t k = rng_draw53(r);
 	/* below its op's cut: a wait shorter than the suspend (rare) */
 	if (__builtin_expect(k < (k < m->prog ? m->prog_cut : m->erase_cut), 0))
-		return us(meet_wait(s, k, meet_share[g]));
+		return us(meet_wait(m, k));
 	/* none or a cut one, four pages in ten against six, by a mask: a
 	   branch there was mispredicted at every other page */
 	return s->susp_ns & -(uint64_t)(k < m->meet);

@@ -93,17 +93,22 @@ TEST(firmware_bin_by_integer_bounds_is_the_defined_bin)
 
 /*
  * A page read's interference by its one draw, as defined in doubles: it
- * meets an op below the meeting share p; its place in the share says a
- * program (the first 0.9 of it) or an erase and how far in; a wait past
- * the suspend time is cut to it.  0: none, 1: a wait, 2: a cut wait.
+ * meets an op below the meeting share p; its place x in the share
+ * (k x (2^-53 / p)) says a program (the first 0.9 of it) or an erase and
+ * how far in; a wait past the suspend time is cut to it.  0: none, 1: a
+ * wait, 2: a cut wait.
  */
+static double meet_wait_defined(const struct sim *s, uint64_t k, double p)
+{
+	double x = (double)k * (0x1.0p-53 / p);
+	return x < 0.9 ? x * (s->p.t_prog_us / 0.9) : (x - 0.9) * (s->p.t_bers_us / (1.0 - 0.9));
+}
+
 static int meet_defined(const struct sim *s, uint64_t k, double p)
 {
-	double u = (double)k * 0x1.0p-53;
-	if (!(u < p))
+	if (!((double)k * 0x1.0p-53 < p))
 		return 0;
-	double x = u / p;
-	double wait = x < 0.9 ? x / 0.9 * s->p.t_prog_us : (x - 0.9) / 0.1 * s->p.t_bers_us;
+	double wait = meet_wait_defined(s, k, p);
 	return s->p.t_susp_us > 0 && wait > s->p.t_susp_us ? 2 : 1;
 }
 
@@ -353,12 +358,10 @@ static uint64_t ref_xfer(double bytes, double gbs)
 
 static uint64_t ref_interference(struct sim *s, double p_meet)
 {
-	double u = rng_unit(&s->rng_collide);
-	if (!(u < p_meet))
+	uint64_t k = rng_draw53(&s->rng_collide);
+	if (!meet_defined(s, k, p_meet))
 		return 0;
-	double x = u / p_meet;
-	double wait = x < 0.9 ? x / 0.9 * s->p.t_prog_us : (x - 0.9) / 0.1 * s->p.t_bers_us;
-	double susp = s->p.t_susp_us;
+	double wait = meet_wait_defined(s, k, p_meet), susp = s->p.t_susp_us;
 	return susp > 0 && wait > susp ? ref_us(susp) : ref_us(wait);
 }
 
