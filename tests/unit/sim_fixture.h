@@ -8,23 +8,38 @@
 #include "check.h"
 #include "sim/sim.h"
 
+/* A built-in drive's profile, scaled, for a test to change before it
+   opens it (open_profile); false (a test failure) when there is none. */
+static inline bool scaled_profile(const char *name, double scale, struct sim_profile *p)
+{
+	struct sb_err e;
+	if (profile_lookup(name, p, &e)) {
+		CHECK_FAIL("%s", e.msg);
+		return false;
+	}
+	profile_scale(p, scale);
+	return true;
+}
+
+static inline struct sim *open_profile(const struct sim_profile *p, uint64_t seed)
+{
+	struct sb_err e;
+	struct sim *s = NULL;
+	if (sim_open(p, seed, &s, &e))
+		CHECK_FAIL("%s", e.msg);
+	return s;
+}
+
 /* qd_cap: the interface's queue instead of the profile's (0: its own). */
 static inline struct sim *open_scaled_cap(const char *name, double scale, uint64_t seed,
 					  int qd_cap)
 {
 	struct sim_profile p;
-	struct sb_err e;
-	struct sim *s = NULL;
-	if (profile_lookup(name, &p, &e)) {
-		CHECK_FAIL("%s", e.msg);
+	if (!scaled_profile(name, scale, &p))
 		return NULL;
-	}
-	profile_scale(&p, scale);
 	if (qd_cap)
 		p.qd_cap = qd_cap;
-	if (sim_open(&p, seed, &s, &e))
-		CHECK_FAIL("%s", e.msg);
-	return s;
+	return open_profile(&p, seed);
 }
 
 static inline struct sim *open_scaled(const char *name, double scale, uint64_t seed)

@@ -440,19 +440,13 @@ static uint64_t ref_read(struct sim *s, uint64_t *rr, uint64_t t, uint64_t off,
 static struct sim *open_law_drive(const char *name, double p_rr)
 {
 	struct sim_profile p;
-	struct sb_err e;
-	struct sim *s = NULL;
-	if (profile_lookup(name, &p, &e)) {
-		CHECK_FAIL("%s", e.msg);
+	if (!scaled_profile(name, 0.001, &p))
 		return NULL;
-	}
-	profile_scale(&p, 0.001);
 	p.t_fw_cv = 0;
 	p.p_rr = p_rr;
-	if (sim_open(&p, 11, &s, &e)) {
-		CHECK_FAIL("%s", e.msg);
+	struct sim *s = open_profile(&p, 11);
+	if (!s)
 		return NULL;
-	}
 	CHECK(!s->map && s->p.tr_slc_us > 0);
 	for (uint64_t c = 0; c < s->nchunks; c++)
 		chunks_set(s, c, CH_SLC);
@@ -615,13 +609,8 @@ static struct sim *open_read_drive(const char *name, double page_kib, int units,
 				   double p_rr)
 {
 	struct sim_profile p;
-	struct sb_err e;
-	struct sim *s = NULL;
-	if (profile_lookup(name, &p, &e)) {
-		CHECK_FAIL("%s", e.msg);
+	if (!scaled_profile(name, 0.001, &p))
 		return NULL;
-	}
-	profile_scale(&p, 0.001);
 	if (page_kib > 0) {
 		p.page_kib = page_kib;
 		p.units = units;
@@ -629,9 +618,7 @@ static struct sim *open_read_drive(const char *name, double page_kib, int units,
 	}
 	if (p_rr >= 0)
 		p.p_rr = p_rr;
-	if (sim_open(&p, 7, &s, &e))
-		CHECK_FAIL("%s", e.msg);
-	return s;
+	return open_profile(&p, 7);
 }
 
 /* Where two drives' discrete resources differ (NULL: nowhere). */
