@@ -395,14 +395,12 @@ uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 			/* by index, not by a branch on whether there are any:
 			   a drive whose cache holds half the map misses about
 			   every other read */
-			if (b.n0 == s->page_div.d && maps < MAP_XFERS) {
-				b.svc[0] += maps * s->tr_map_ns;
+			b.svc[0] += maps * s->tr_map_ns;
+			if (b.n0 == s->page_div.d && maps < MAP_XFERS)
 				b.ch_ns[0] = s->ch_map_ns[maps];
-			} else if (maps) {
-				b.svc[0] += maps * s->tr_map_ns;
+			else if (maps)
 				b.ch_ns[0] = xfer_ns((double)b.n0 + (double)(maps * s->map_page_bytes),
 						     p->ch_gbs);
-			}
 		}
 		if (busy) {
 			struct rng rc = s->rng_collide;

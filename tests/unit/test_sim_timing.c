@@ -493,6 +493,11 @@ TEST(retries_follow_their_law_page_by_page)
 		if (!s)
 			return;
 		uint64_t n = ns[j], *x = malloc(n * sizeof *x);
+		if (!x) {
+			CHECK_FAIL("no memory for %llu reads", (unsigned long long)n);
+			sim_close(s);
+			return;
+		}
 		lone_reads(s, false, n, x);
 		uint64_t retried = 0, after = 0, pairs = 0, gap = 0, gaps[6] = { 0 }, ngaps = 0;
 		bool last = false, seen = false;
@@ -547,6 +552,10 @@ TEST(interference_follows_its_law)
 {
 	const uint64_t n = 400000;
 	uint64_t *x = malloc(n * sizeof *x);
+	if (!x) {
+		CHECK_FAIL("no memory for %llu reads", (unsigned long long)n);
+		return;
+	}
 	struct sim *s = open_law_drive("sn8100-2tb", 0);
 	if (s) {
 		lone_reads(s, true, n, x);
