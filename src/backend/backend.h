@@ -117,6 +117,9 @@ struct fluid_stream {
 				   windows and repeat those between */
 	struct fluid_side side[FLUID_MAX_SIDE];	/* beside reads only */
 	uint32_t nside;
+	uint64_t grid_ns;	/* slices end at grid_ns + k slice_ns: the
+				   caller's intervals */
+	uint64_t sample_from_ns;	/* sampled: not before this time */
 };
 
 struct fluid_slice {

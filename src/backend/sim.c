@@ -217,7 +217,8 @@ static int sim_b_run_fluid(struct backend_queue *q, const struct fluid_stream *s
 		.write = st->op == IO_WRITE, .random = st->random, .bs = st->bs,
 		.qd = st->qd, .span_off = st->span_off, .span_len = st->span_len,
 		.start_off = st->start_off, .seed = st->seed, .read_pct = st->read_pct,
-		.exact = st->exact,
+		.exact = st->exact, .on_grid = true, .grid_ns = st->grid_ns,
+		.sample_from_ns = st->sample_from_ns,
 		.sampled = st->sampled && q->t->sampled && (st->nside || q->t->sampled_mix),
 	};
 	struct sim_side side[SIM_MAX_SIDE];

@@ -235,6 +235,9 @@ bool fluid_drive(struct driver *d, struct backend_queue *q, enum fluid_way way)
 		.seed = rng_next(&j->rng),
 		.read_pct = w->read_pct > 0 && w->read_pct < 100 ? w->read_pct : 0,
 		.exact = way == FLUID_EXACT,
+		/* each part (the ramp, the rest) on the workload's intervals:
+		   the ramp's last I/Os may complete past its end */
+		.grid_ns = wl->start,
 	};
 	sides_of(&c, &st);
 	/* reads beside side streams that need no per-I/O tail: the backend
@@ -251,9 +254,16 @@ bool fluid_drive(struct driver *d, struct backend_queue *q, enum fluid_way way)
 	   a ramp of every I/O leaves (a sampled one moved the phase of an
 	   SN8100's GC and burst cycle at the start of a sequential mix's
 	   point: -1.8 % of its IOPS at QD 32, -0.5 % after an exact ramp). */
+	/* An exact stream (no byte limit, which counts from the ramp's end)
+	   runs on through the ramp's end, as I/O by I/O; its windows begin
+	   there.  Run as two, its queue drained at the ramp's end and filled
+	   again: a QD256 mix's first interval after the ramp held a tenth of
+	   its reads, the next four times as many as the rest. */
+	bool through = st.exact && !w->stop_bytes;
+	st.sample_from_ns = wl->ramp_end;
 	bool sampled = st.sampled;
 	st.sampled = false;
-	if (wl->ramp_end > now)
+	if (wl->ramp_end > now && !through)
 		rc = run_part(&c, q, &st, 0, wl->ramp_end - now);
 	st.sampled = sampled;
 	if (rc == 1)

@@ -40,10 +40,13 @@ struct slicer {
 	void *ctx;
 	int stop;
 	struct smp_window *smp;		/* a sampled stream's windows, or NULL */
+	struct smp_window *smp_later;	/* or not yet: they begin with the */
+	uint64_t smp_from_ns;		/* slice from this time */
 };
 
-/* Slice ends are integer ns from the start, so a long stream's slices do
-   not drift from the caller's interval boundaries. */
+/* Slice ends are integer ns from t0 (the caller's grid, or the stream's
+   start), so a long stream's slices do not drift from the caller's
+   interval boundaries. */
 static uint64_t slice_end_ns(const struct slicer *z)
 {
 	return z->t0_ns + (z->k + 1) * z->slice_ns;
@@ -139,8 +142,12 @@ static int slice_emit(struct slicer *z, uint64_t t_end_ns, struct sb_err *e)
 	if (t_end_ns >= slice_end_ns(z)) {
 		z->k++;
 		z->end = ns_to_s(slice_end_ns(z));
-		if (z->smp && smp_slice_begins(z->smp))
+		if (z->smp_later && slice_end_ns(z) - z->slice_ns >= z->smp_from_ns) {
+			z->smp = z->smp_later;	/* as at a stream's start */
+			z->smp_later = NULL;
+		} else if (z->smp && smp_slice_begins(z->smp)) {
 			return sb_errno(e, ENOMEM, "sim: a sampled stream's window");
+		}
 	}
 	return 0;
 }
@@ -560,6 +567,21 @@ static int clock_to(struct sim *s, struct slicer *z, double t, struct sb_err *e)
 	return slice_emit(z, slice_end_ns(z), e);
 }
 
+/*
+ * The slices that end before a completion at t are emitted first: it
+ * belongs to the one it completes in, after a stop too (the I/Os in
+ * flight then complete in the intervals after it, as they do I/O by I/O;
+ * a drain after a hook's stop that stayed in the slice it began in put
+ * 250 ms of a QD256 mix's writes in one interval).
+ */
+static int slices_before(struct slicer *z, uint64_t t, struct sb_err *e)
+{
+	while (t > slice_end_ns(z))
+		if (slice_emit(z, slice_end_ns(z), e))
+			return -1;
+	return 0;
+}
+
 /* Enough real completions that the latency shape has a p99.99. */
 #define CAL_IOS 65536
 
@@ -645,10 +667,7 @@ static int next_cpl(struct sim *s, struct slicer *z, struct cal *k, uint64_t dea
 		} else {
 			return 0;
 		}
-		while (c->t_done_ns > slice_end_ns(z) && !z->stop)
-			if (slice_emit(z, slice_end_ns(z), e))
-				return -1;
-		return 1;
+		return slices_before(z, c->t_done_ns, e) ? -1 : 1;
 	}
 }
 
@@ -672,9 +691,8 @@ static int cal_next(struct sim *s, const struct sim_stream *st, struct slicer *z
 	if (!sim_reap_next(s, c))
 		return 0;
 	k->inflight--;
-	while (c->t_done_ns > slice_end_ns(z) && !z->stop)
-		if (slice_emit(z, slice_end_ns(z), e))
-			return -1;
+	if (slices_before(z, c->t_done_ns, e))
+		return -1;
 	cal_count(z, st, c);
 	return 1;
 }
@@ -849,9 +867,8 @@ static int fluid_exact(struct sim *s, const struct sim_stream *st,
 	struct sim_cpl c;
 	while (k.inflight && sim_reap_next(s, &c)) {
 		k.inflight--;
-		while (c.t_done_ns > slice_end_ns(z) && !z->stop)
-			if (slice_emit(z, slice_end_ns(z), e))
-				return -1;
+		if (slices_before(z, c.t_done_ns, e))
+			return -1;
 		cal_count(z, st, &c);
 	}
 	if ((z->sl.ios || z->sl.wios || s->now > z->sl.t_start_ns) && slice_emit(z, s->now, e))
@@ -1330,6 +1347,28 @@ static void slicer_free(struct slicer *z)
 		hist_free(z->side_lat[i]);
 }
 
+/*
+ * The clock moves to `behind` (no further than the deadline), where the
+ * stream starts: the slices it passes are emitted empty, so every slice
+ * after holds what completed in it, at its place on the caller's grid (a
+ * stream that began its own grid there stored each interval up to a
+ * slice late, and the last one short).
+ */
+static int wait_behind(struct sim *s, struct slicer *z, uint64_t behind, struct sb_err *e)
+{
+	if (behind > z->deadline_ns)
+		behind = z->deadline_ns;
+	while (!z->stop && slice_end_ns(z) <= behind)
+		if (slice_emit(z, slice_end_ns(z), e))
+			return -1;
+	if (!z->stop && behind == z->deadline_ns && behind > z->sl.t_start_ns &&
+	    slice_emit(z, behind, e))
+		return -1;
+	if (behind > s->now)
+		s->now = behind;
+	return 0;
+}
+
 int fluid_run(struct sim *s, const struct sim_stream *st,
 	      uint64_t max_bytes, uint64_t max_ns, uint64_t slice_ns,
 	      sim_slice_fn fn, void *ctx, struct sb_err *e)
@@ -1337,7 +1376,11 @@ int fluid_run(struct sim *s, const struct sim_stream *st,
 	if (check_stream(s, st, max_bytes, max_ns, slice_ns, e))
 		return -1;
 	/* A buffer still draining from discrete writes: a bulk stream starts
-	   behind it (an exact one meets it, as single I/Os would). */
+	   behind it (an exact one meets it, as single I/Os would).  The
+	   stream's slices stay on the caller's grid from where it was called
+	   (`behind`: the time the stream starts): those it waits are emitted
+	   empty, in their place, below. */
+	uint64_t behind = s->now;
 	if (!st->exact) {
 		/* (a bulk random writer's buffered bytes are taken over by
 		   the next: wbuf_start) */
@@ -1346,10 +1389,12 @@ int fluid_run(struct sim *s, const struct sim_stream *st,
 		s->wp.pend -= pend;
 		wp_idle_to(s, ns_to_s(s->now));
 		s->wp.pend += pend;
-		/* (a random writer meets it: fluid_write) */
-		bool meets = st->random && st->write && !st->read_pct;
-		if (s->wp.t > ns_to_s(s->now) && !meets)
-			s->now = s_to_ns(s->wp.t);
+		/* (a random writer or mix meets it, the host writing into
+		   the room the drain frees: fluid_write, fluid_mixed; a mix
+		   that waited instead came out 20 % slow against I/O by I/O
+		   after its own ramp's writes) */
+		if (s->wp.t > ns_to_s(s->now) && !writes)
+			behind = s_to_ns(s->wp.t);
 	}
 	struct slicer z = { .s = s, .fn = fn, .ctx = ctx, .nside = st->nside };
 	z.lat = hist_new();
@@ -1362,6 +1407,8 @@ int fluid_run(struct sim *s, const struct sim_stream *st,
 		return sb_errno(e, ENOMEM, "sim: histogram");
 	}
 	z.t0_ns = s->now;
+	if (st->on_grid && s->now >= st->grid_ns)
+		z.t0_ns = s->now - (s->now - st->grid_ns) % slice_ns;
 	z.slice_ns = slice_ns;
 	z.end = ns_to_s(slice_end_ns(&z));
 	z.sl.t_start_ns = s->now;
@@ -1379,24 +1426,36 @@ int fluid_run(struct sim *s, const struct sim_stream *st,
 	/* A sequential mix (exact) is sampled by warping its gaps
 	   (exact_gap), which keeps every resource's state: no such limit. */
 	bool mix_ok = !st->nside && st->exact && st->read_pct && !st->random;
-	if (st->sampled && !max_bytes && (st->nside ? sides_ok : mix_ok)) {
+	bool sampled = st->sampled && !max_bytes && (st->nside ? sides_ok : mix_ok);
+	z.sl.way = sampled ? SIM_WAY_SAMPLED : st->nside || st->exact ? SIM_WAY_EXACT :
+		   SIM_WAY_BULK;
+	/* (the window starts with the stream, after the wait) */
+	int rc = wait_behind(s, &z, behind, e);
+	if (rc || z.stop || s->now >= z.deadline_ns) {
+		slicer_free(&z);
+		return rc;
+	}
+	if (sampled) {
 		if (smp_init(&smp, st->nside, !st->nside, st->seed ^ 0x67617073ull)) {
 			slicer_free(&z);
 			return sb_errno(e, ENOMEM, "sim: a sampled stream's window");
 		}
-		z.smp = &smp;
+		if (s->now >= st->sample_from_ns) {
+			z.smp = &smp;
+		} else {
+			z.smp_later = &smp;
+			z.smp_from_ns = st->sample_from_ns;
+		}
 	}
-	z.sl.way = z.smp ? SIM_WAY_SAMPLED : st->nside || st->exact ? SIM_WAY_EXACT :
-		   SIM_WAY_BULK;
-	int rc = st->nside ? fluid_sides(s, st, max_bytes, &z, e) :
+	rc = st->nside ? fluid_sides(s, st, max_bytes, &z, e) :
 		 st->exact ? fluid_exact(s, st, max_bytes, deadline, &z, e) :
 		 st->read_pct ? fluid_mixed(s, st, max_bytes, deadline, &z, e) :
 		 st->write ? fluid_write(s, st, max_bytes, deadline, &z, e) :
 			     fluid_read(s, st, max_bytes, deadline, &z, e);
-	if (z.smp) {
+	if (sampled) {
 		s->repeated_reads += smp.repeated;
 		s->repeated_writes += smp.repeated_w;
-		smp_free(z.smp);
+		smp_free(&smp);
 	}
 	slicer_free(&z);
 	return rc;

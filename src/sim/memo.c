@@ -238,6 +238,8 @@ static void key_of(struct memo_key *k, const struct sim_stream *st, uint64_t max
 	k->st = *st;
 	if (!seed_read(st))
 		k->st.seed = 0;
+	/* (a grid's phase decides the slices, not where it began) */
+	k->st.grid_ns = st->on_grid && slice_ns ? st->grid_ns % slice_ns : 0;
 	for (uint32_t i = 0; i < st->nside && i < SIM_MAX_SIDE; i++)
 		k->side[i] = st->side[i];
 	k->st.side = k->side;
@@ -262,6 +264,8 @@ static bool same_key(const struct memo_key *a, const struct memo_key *b)
 	    x->start_off != y->start_off || x->seed != y->seed ||
 	    x->read_pct != y->read_pct || x->exact != y->exact ||
 	    x->sampled != y->sampled || x->nside != y->nside ||
+	    x->on_grid != y->on_grid || x->grid_ns != y->grid_ns ||
+	    x->sample_from_ns != y->sample_from_ns ||
 	    a->max_bytes != b->max_bytes || a->max_ns != b->max_ns ||
 	    a->slice_ns != b->slice_ns)
 		return false;

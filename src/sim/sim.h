@@ -126,6 +126,15 @@ struct sim_stream {
 	   rate-limited streams, run for the same time. */
 	const struct sim_side *side;
 	uint32_t nside;
+	/* on_grid: slices end on the caller's grid, at grid_ns + k slice_ns
+	   (its intervals: the first slice may be shorter); otherwise every
+	   slice_ns from the stream's start */
+	bool on_grid;
+	uint64_t grid_ns;
+	/* sampled: the windows begin with the first slice that starts at
+	   or after this time on the model clock (every I/O before it is
+	   simulated: a ramp) */
+	uint64_t sample_from_ns;
 };
 
 struct sim_slice {
