@@ -323,6 +323,18 @@ TEST(bulk_random_writes_and_mixes_agree_with_per_io)
 	}
 }
 
+/* Random 4 KiB writes at depth qd for secs seconds (what a sweep's reads
+   come after). */
+static void random_writes(struct workload *w, uint32_t qd, uint64_t secs)
+{
+	workload_defaults(w);
+	w->pattern = PATTERN_RAND;
+	w->read_pct = 0;
+	w->qd = qd;
+	w->stop_time_ns = secs * S_NS;
+	w->seed = 9;
+}
+
 /*
  * Reads right after a bulk random write stream meet its write buffer
  * draining, as I/O by I/O: QD1 writes for 10 s on a Micron under GC,
@@ -336,12 +348,7 @@ TEST(reads_after_bulk_writes_meet_the_buffer)
 	struct rates_seen r[2];
 	for (int k = 0; k < 2; k++) {
 		struct workload wr, rd;
-		workload_defaults(&wr);
-		wr.pattern = PATTERN_RAND;
-		wr.read_pct = 0;
-		wr.qd = 1;
-		wr.stop_time_ns = 10 * S_NS;
-		wr.seed = 9;
+		random_writes(&wr, 1, 10);
 		rd = wr;
 		rd.read_pct = 100;
 		rd.seed = 10;
@@ -402,12 +409,7 @@ TEST(bulk_stream_behind_a_draining_buffer_keeps_the_grid)
 		bool ok = true;
 		for (int k = 0; k < 2; k++) {
 			struct workload wr, rd;
-			workload_defaults(&wr);
-			wr.pattern = PATTERN_RAND;
-			wr.read_pct = 0;
-			wr.qd = 32;
-			wr.stop_time_ns = 3 * S_NS;
-			wr.seed = 9;
+			random_writes(&wr, 32, 3);
 			wr.bulk_any_depth = true;
 			rd = wr;
 			rd.read_pct = cells[i].mix;
