@@ -204,20 +204,14 @@ struct span_mix {
 static void span_mix_init(const struct sim *s, const struct sim_stream *st,
 			  struct span_mix *x)
 {
-	uint64_t n[4] = { 0 };
-	uint64_t c0 = st->span_off / s->chunk;
-	uint64_t c1 = (st->span_off + st->span_len - 1) / s->chunk;
-	if (c0 == 0 && c1 + 1 == s->nchunks)
-		memcpy(n, s->ntag, sizeof n);	/* the whole drive: counted as tagged */
-	else
-		for (uint64_t c = c0; c <= c1; c++)
-			n[chunk_tag(s, c)]++;
+	double n[4];
+	chunks_count(s, st->span_off / s->chunk, (st->span_off + st->span_len - 1) / s->chunk, n);
 	x->L = (double)st->span_len;
-	x->M_s = fmin(x->L, (double)n[CH_SLC] * (double)s->chunk * chunks_density(s, CH_SLC));
-	x->M_n = fmin(x->L - x->M_s, (double)(n[CH_NATIVE] + n[CH_FOLDED]) *
+	x->M_s = fmin(x->L, n[CH_SLC] * (double)s->chunk * chunks_density(s, CH_SLC));
+	x->M_n = fmin(x->L - x->M_s, (n[CH_NATIVE] + n[CH_FOLDED]) *
 			(double)s->chunk * chunks_density(s, CH_NATIVE));
-	uint64_t nat = n[CH_NATIVE] + n[CH_FOLDED];
-	x->folded = nat ? (double)n[CH_FOLDED] / (double)nat : 0;
+	double nat = n[CH_NATIVE] + n[CH_FOLDED];
+	x->folded = nat > 0 ? n[CH_FOLDED] / nat : 0;
 	/* The span holds no more than the drive does; the whole drive holds
 	   exactly what the counters say. */
 	double S = s->wp.S_st + s->wp.S_dyn;
@@ -258,40 +252,24 @@ static void mix_after(const struct sim *s, struct span_mix *mix, const struct ov
 		mix->M_n = fmax(0, mix->M_n - over);
 }
 
-static uint64_t share_threshold(double p)
-{
-	return p >= 1.0 ? UINT64_MAX : p <= 0 ? 0 : (uint64_t)(p * 18446744073709551615.0);
-}
-
 /*
- * After a random stream, the unmapped chunks it touched become mapped, in
- * the class its bytes went to (`slc` of the `written` bytes to SLC), as
- * I/O by I/O each chunk is tagged where its data went.  (Tagged native
- * while the counters held the data in SLC, a P1's peak writes left a
- * later fill overwriting native data that was not there and the SLC data
- * valid that was: stale data no per-I/O run had.)  Mapped chunks keep
- * their class: a chunk has one, and the bytes a stream spread over it
- * are a share of it (retagging those too left a whole-drive discard
- * with native data the SLC tags no longer named).
+ * After a random stream, the unmapped data of its span is written where
+ * the stream's bytes landed: the share of it a uniform random stream
+ * covers, 1 - exp(-written / span), `slc` of the `written` bytes in SLC
+ * and the rest native, as I/O by I/O each page is written where its data
+ * went.  (Left unmapped while the counters held the data in SLC, a P1's
+ * peak writes left a later fill overwriting native data that was not
+ * there and the SLC data valid that was: stale data no per-I/O run had.)
+ * Mapped data keeps its class: the bytes a stream spread over it are a
+ * share of the class's density (moving those too left a whole-drive
+ * discard with native data the SLC tags no longer named).
  */
 static void span_mix_retag(struct sim *s, const struct sim_stream *st,
 			   double written, double slc)
 {
-	if (!s->ntag[CH_UNMAPPED])
-		return;		/* nothing unmapped anywhere (a preconditioned drive) */
-	uint64_t c0 = st->span_off / s->chunk;
-	uint64_t c1 = (st->span_off + st->span_len - 1) / s->chunk;
-	double p = 1.0 - exp(-written * (double)s->chunk /
-			     ((double)st->bs * (double)st->span_len));
-	uint64_t thr = share_threshold(p);
-	uint64_t thr_slc = share_threshold(written > 0 ? slc / written : 0);
-	for (uint64_t c = c0; c <= c1; c++) {
-		if (chunk_tag(s, c) != CH_UNMAPPED)
-			continue;
-		uint64_t h = c ^ st->seed;
-		if (splitmix64(&h) <= thr)
-			chunks_set(s, c, splitmix64(&h) < thr_slc ? CH_SLC : CH_NATIVE);
-	}
+	chunks_map_random(s, st->span_off / s->chunk, (st->span_off + st->span_len - 1) / s->chunk,
+			  1.0 - exp(-written / (double)st->span_len),
+			  written > 0 ? slc / written : 0);
 }
 
 

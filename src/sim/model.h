@@ -30,8 +30,18 @@ enum regime {
 };
 const char *regime_name(enum regime r);
 
-/* Per-chunk tags: where a chunk's data last went. */
+/* Where a chunk's data is (chunks.c): its classes. */
 enum chunk_tag { CH_UNMAPPED, CH_SLC, CH_NATIVE, CH_FOLDED };
+
+/* A chunk's data as at most two classes: `major` holds the most of it,
+   `minor` the share q / CHUNK_ONE of it, q at most CHUNK_Q_MAX (0: all
+   of it is major's). */
+#define CHUNK_ONE 32u
+#define CHUNK_Q_MAX 15u
+struct chunk_mix {
+	enum chunk_tag major, minor;
+	uint32_t q;
+};
 
 /* What the host bytes of one write step overwrite (per host byte). */
 struct overwrite {
@@ -163,15 +173,20 @@ struct sim {
 	struct wpath wp;
 	struct jitter jit;
 
-	/* chunk map: 2-bit tags, four to a byte; read them with chunk_tag()
-	   (not `tag`, the byte per chunk it was: code that indexes it by
-	   chunk no longer compiles) */
+	/* chunk map (chunks.c): a byte per chunk (read it with chunk_tag()
+	   and chunks_mix()): its major class, minor class << 2, and the
+	   minor's share q << 4 */
 	uint8_t *tags;
+	struct rng rng_chunks;		/* rounds shares to whole parts */
 	uint64_t nchunks, chunk;	/* count, bytes each */
-	uint64_t ntag[4];
+	uint64_t ntag[4];		/* chunks by major class */
+	uint64_t nminor[4];		/* mixed chunks by minor class */
+	uint64_t eq[4];			/* each class's share of every chunk,
+					   summed, in CHUNK_ONE parts */
 	uint64_t fold_cursor;
 	uint64_t piece_chunk, piece_end;	/* the write stream's current chunk */
-	uint8_t piece_prev;		/* its tag before the stream entered */
+	uint64_t piece_bytes;		/* the bytes it wrote there */
+	struct chunk_mix piece_prev;	/* the chunk before the stream entered */
 
 	/* discrete timing resources, ns */
 	uint64_t *core_free, *unit_free, *ch_free, link_free[2];
@@ -323,10 +338,18 @@ static inline double jitter_tick(struct jitter *j, double t_s, double *end)
 
 /* chunks.c */
 int chunks_init(struct sim *s, struct sb_err *e);
-void chunks_set(struct sim *s, uint64_t c, enum chunk_tag t);
+void chunks_set(struct sim *s, uint64_t c, enum chunk_tag t);	/* all of c */
+void chunks_set_mix(struct sim *s, uint64_t c, struct chunk_mix x);
 void chunks_fold(struct sim *s, double folded);	/* retag folded SLC data */
 void chunks_overwrite(struct sim *s, uint64_t off, struct overwrite *ow);
 void chunks_wrote(struct sim *s, uint64_t off, uint64_t n, enum chunk_tag t);
+/* n bytes at off, inside one chunk, trimmed. */
+void chunks_trimmed(struct sim *s, uint64_t off, uint64_t n);
+/* Of the unmapped data in chunks [c0, c1], the share f written at random,
+   slc of it to SLC, the rest native (a bulk random stream's writes). */
+void chunks_map_random(struct sim *s, uint64_t c0, uint64_t c1, double f, double slc);
+/* Chunks [c0, c1] by class: each class's share of them, summed, in chunks. */
+void chunks_count(const struct sim *s, uint64_t c0, uint64_t c1, double n[4]);
 double chunks_density(const struct sim *s, enum chunk_tag t);
 
 /* wpath.c */
@@ -433,9 +456,30 @@ static inline int sim_self_check(const struct sim *s, struct sb_err *e)
 	return 0;
 }
 
+/* The class that holds the most of chunk c. */
 static inline enum chunk_tag chunk_tag(const struct sim *s, uint64_t c)
 {
-	return (enum chunk_tag)((s->tags[c >> 2] >> ((c & 3) * 2)) & 3);
+	return (enum chunk_tag)(s->tags[c] & 3);
+}
+
+/* Chunk c's classes. */
+static inline struct chunk_mix chunks_mix(const struct sim *s, uint64_t c)
+{
+	unsigned b = s->tags[c];
+	return (struct chunk_mix){ (enum chunk_tag)(b & 3), (enum chunk_tag)((b >> 2) & 3), b >> 4 };
+}
+
+/* Whether another class holds part of it (chunks_mix says which). */
+static inline bool chunk_mixed(const struct sim *s, uint64_t c)
+{
+	return s->tags[c] >> 4;
+}
+
+/* Whether any of chunk c's data is mapped (a read of it looks its map up). */
+static inline bool chunk_mapped(const struct sim *s, uint64_t c)
+{
+	unsigned b = s->tags[c];
+	return (b & 3) != CH_UNMAPPED || ((b >> 4) && ((b >> 2) & 3) != CH_UNMAPPED);
 }
 
 /* latency_fw_bin_of by the bounds: a guess from the body's equal widths,

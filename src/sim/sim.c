@@ -55,6 +55,7 @@ int sim_open(const struct sim_profile *p, uint64_t seed, struct sim **out,
 	rng_seed(&s->rng_retry, seed ^ 0x7265747279ull);
 	rng_seed(&s->rng_collide, seed ^ 0x636f6c6c6964ull);
 	rng_seed(&s->rng_fw, seed ^ 0x6677ull);
+	rng_seed(&s->rng_chunks, seed ^ 0x6368756e6bull);
 	latency_init(s);
 
 	s->core_free = calloc((size_t)p->cores, sizeof *s->core_free);
@@ -120,9 +121,7 @@ static void trim_range(struct sim *s, uint64_t off, uint64_t len)
 		chunks_overwrite(s, o, &ow);
 		s->piece_end = UINT64_MAX;	/* a trim is no write stream */
 		wp_trim(s, ow.inv_slc * (double)n, ow.inv_nat * (double)n, n == s->chunk);
-		/* A chunk becomes unmapped only when trimmed whole. */
-		if (n == s->chunk)
-			chunks_set(s, c, CH_UNMAPPED);
+		chunks_trimmed(s, o, n);
 		o += n;
 	}
 }
@@ -138,13 +137,16 @@ int sim_submit(struct sim *s, const struct sim_io *io, struct sb_err *e)
 			       (unsigned long long)s->capacity);
 	if ((io->op == SIM_READ || io->op == SIM_WRITE) && io->len == 0)
 		return sb_errf(e, "sim: zero-length %s", io->op == SIM_READ ? "read" : "write");
-	/* A read's chunk tag and map-cache set are the loads most likely to
-	   miss the CPU's cache: ask for them before the work that does not
-	   need them. */
+	/* A read's chunk tag and map-cache set, a write's chunk, are the
+	   loads most likely to miss the CPU's cache: ask for them before the
+	   work that does not need them. */
+	uint64_t c = io->offset >> s->chunk_shift;
 	if (io->op == SIM_READ) {
-		__builtin_prefetch(&s->tags[io->offset >> s->chunk_shift >> 2]);
+		__builtin_prefetch(&s->tags[c]);
 		if (s->map)
 			mapcache_prefetch(s->map, div_by(&s->map_div, io->offset));
+	} else if (io->op == SIM_WRITE) {
+		__builtin_prefetch(&s->tags[c], 1);
 	}
 	/* the interface's slots, when it has fewer than the engine holds */
 	uint64_t t = s->nslots ? timing_slot(s, s->now) : s->now;
@@ -309,11 +311,14 @@ int sim_check_invariants(const struct sim *s, struct sb_err *e)
 			       valid, w->host_bytes, w->inv_bytes);
 	if (valid > s->U + tol)
 		return sb_errf(e, "valid data %.0f exceeds the user capacity %.0f", valid, s->U);
-	uint64_t n = 0;
-	for (int i = 0; i < 4; i++)
+	uint64_t n = 0, q = 0;
+	for (int i = 0; i < 4; i++) {
 		n += s->ntag[i];
-	if (n != s->nchunks)
-		return sb_errf(e, "chunk tag counts add to %llu, not %llu",
-			       (unsigned long long)n, (unsigned long long)s->nchunks);
+		q += s->eq[i];
+	}
+	if (n != s->nchunks || q != s->nchunks * CHUNK_ONE)
+		return sb_errf(e, "chunk counts add to %llu chunks and %.6f of shares, not %llu",
+			       (unsigned long long)n, (double)q / CHUNK_ONE,
+			       (unsigned long long)s->nchunks);
 	return 0;
 }

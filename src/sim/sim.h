@@ -13,7 +13,7 @@
  * closed form up to the time the host next touches the drive.
  *
  * Deterministic: the same profile, seed and call sequence give bit-identical
- * results.  Memory: about 2 bits per MiB of capacity plus a few fixed
+ * results.  Memory: about a byte per MiB of capacity plus a few fixed
  * tables, never more than a few MB.
  */
 #ifndef SSDBENCH_SIM_SIM_H

@@ -3,7 +3,7 @@
  * restore, for the memo of streams (memo.c).
  *
  * The state is struct sim and every allocation it points to:
- *   tags        (nchunks + 3) / 4 bytes   chunks.c
+ *   tags        nchunks bytes             chunks.c
  *   core_free   p.cores words             sim.c
  *   unit_free   p.units words             sim.c
  *   ch_free     p.channels words          sim.c
@@ -27,10 +27,10 @@
 
 /* Checked when struct sim changes: a new pointer goes in the list above,
    in strip() and in copy_parts(); then this is the new size. */
-_Static_assert(sizeof(struct sim) == 5240,
+_Static_assert(sizeof(struct sim) == 5352,
 	       "struct sim changed: check snapshot.c's list of its allocations");
 
-static size_t tags_bytes(const struct sim *s) { return (size_t)((s->nchunks + 3) / 4); }
+static size_t tags_bytes(const struct sim *s) { return (size_t)s->nchunks; }
 static size_t words(uint64_t n) { return (size_t)n * sizeof(uint64_t); }
 
 /* The struct as bytes (padding and all) without its pointers and its

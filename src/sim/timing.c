@@ -241,7 +241,7 @@ static uint64_t map_misses(struct sim *s, uint64_t off, uint64_t len)
 	uint64_t last = div_by(&s->map_div, off + len - 1);
 	for (uint64_t pg = div_by(&s->map_div, off); pg <= last; pg++) {
 		uint64_t o = max_u64(off, pg * s->map_lba);
-		if (chunk_tag(s, o >> s->chunk_shift) != CH_UNMAPPED && map_lookup(s, pg, false))
+		if (chunk_mapped(s, o >> s->chunk_shift) && map_lookup(s, pg, false))
 			n++;
 	}
 	return n;
@@ -264,34 +264,63 @@ struct read_pos {
 	enum chunk_tag tag;
 	const struct page_ns *one;	/* the chunk's pages' read time, or NULL:
 					   by each page's type */
+	struct chunk_mix mix;		/* a chunk of two classes (q > 0): by
+					   each page's class */
 };
 
-/* The chunk at `at` (past the drive's end: unmapped): its tag, where it
-   ends, and its pages' read time when they share one (SLC, or a drive
-   with one native type). */
+/* A class's pages' read time when they share one (SLC, or a drive with
+   one native type), or NULL: by each page's type. */
+static const struct page_ns *class_time(const struct sim *s, enum chunk_tag t)
+{
+	if (t == CH_SLC && s->p.tr_slc_us > 0)
+		return &s->pg_slc;
+	return s->ntypes == 1 ? &s->pg_nat[0] : NULL;
+}
+
+/* The chunk at `at` (past the drive's end: unmapped): its classes, where
+   it ends, and its pages' read time when they share one. */
 static void read_chunk(const struct sim *s, struct read_pos *r)
 {
 	uint64_t c = r->at >> s->chunk_shift;
 	r->c_end = (c + 1) << s->chunk_shift;
 	r->tag = c < s->nchunks ? chunk_tag(s, c) : CH_UNMAPPED;
-	if (r->tag == CH_SLC && s->p.tr_slc_us > 0)
-		r->one = &s->pg_slc;
-	else
-		r->one = s->ntypes == 1 ? &s->pg_nat[0] : NULL;
+	r->mix.q = 0;
+	if (c < s->nchunks && chunk_mixed(s, c))
+		r->mix = chunks_mix(s, c);
+	r->one = class_time(s, r->tag);
 }
 
-/* Page pg's unit and read times (its hash picks both), as the m-th of
+/* Page pg's unit and read times (its hash ph picks both), as the m-th of
    the block; ch_ns is its transfer. */
-static inline void page_add(const struct sim *s, const struct page_ns *one, uint64_t pg,
-		     uint64_t ch_ns, struct read_blk *b, uint32_t m)
+static inline void page_put(const struct sim *s, const struct page_ns *one, uint64_t ph,
+			    uint64_t ch_ns, struct read_blk *b, uint32_t m)
 {
-	uint64_t ph = hash64(pg);
 	const struct page_ns *pt = one ? one :
 		&s->pg_nat[mod47_by(ph >> 17, s->type_magic, (uint64_t)s->ntypes)];
 	b->unit[m] = (uint32_t)mod_by(&s->unit_div, ph);
 	b->svc[m] = pt->svc;
 	b->retry[m] = pt->retry;
 	b->ch_ns[m] = ch_ns;
+}
+
+static inline void page_add(const struct sim *s, const struct page_ns *one, uint64_t pg,
+			    uint64_t ch_ns, struct read_blk *b, uint32_t m)
+{
+	page_put(s, one, hash64(pg), ch_ns, b, m);
+}
+
+/* Page pg of a chunk of two classes, in the minor class when its hash's
+   top 5 bits fall below the minor share (bits no other draw of the
+   page's uses alone), put as the m-th of the block; whether it counts:
+   not when that class is unmapped (nothing to read).  Put either way,
+   without a branch on it (a random share of the pages). */
+static inline uint32_t page_add_mixed(const struct sim *s, struct chunk_mix x, uint64_t pg,
+				      uint64_t ch_ns, struct read_blk *b, uint32_t m)
+{
+	uint64_t ph = hash64(pg);
+	enum chunk_tag t = (ph >> 59) < x.q ? x.minor : x.major;
+	page_put(s, class_time(s, t), ph, ch_ns, b, m);
+	return t != CH_UNMAPPED;
 }
 
 /*
@@ -312,32 +341,45 @@ static uint32_t read_pages(const struct sim *s, struct read_pos *r, struct read_
 			read_chunk(s, r);
 		}
 		uint64_t lim = end < r->c_end ? end : r->c_end;
-		if (r->tag != CH_UNMAPPED && at + page == pg_end && lim >= pg_end) {
+		bool mapped = r->tag != CH_UNMAPPED || r->mix.q;
+		if (mapped && at + page == pg_end && lim >= pg_end) {
 			uint64_t k = div_by(&s->page_div, lim - at);	/* >= 1 */
 			if (k > RD_BLOCK - m)
 				k = RD_BLOCK - m;
-			if (!m)
-				b->n0 = page;
 			const struct page_ns *one = r->one;
 			const uint64_t ch_ns = s->ch_page_ns;
-			if (one)	/* two loops: each without the test */
+			if (r->mix.q) {
+				if (!m)
+					b->n0 = page;
 				for (uint32_t i = 0; i < k; i++)
-					page_add(s, one, pg + i, ch_ns, b, m + i);
-			else
-				for (uint32_t i = 0; i < k; i++)
-					page_add(s, NULL, pg + i, ch_ns, b, m + i);
-			m += (uint32_t)k;
+					m += page_add_mixed(s, r->mix, pg + i, ch_ns, b, m);
+			} else {
+				if (!m)
+					b->n0 = page;
+				if (one)	/* two loops: each without the test */
+					for (uint32_t i = 0; i < k; i++)
+						page_add(s, one, pg + i, ch_ns, b, m + i);
+				else
+					for (uint32_t i = 0; i < k; i++)
+						page_add(s, NULL, pg + i, ch_ns, b, m + i);
+				m += (uint32_t)k;
+			}
 			pg += k;
 			at += k * page;
 			pg_end += k * page;
 			continue;
 		}
 		uint64_t n = (pg_end < end ? pg_end : end) - at;
-		if (r->tag != CH_UNMAPPED) {
+		uint64_t ch_ns = n == page ? s->ch_page_ns : xfer_ns((double)n, s->p.ch_gbs);
+		if (r->mix.q) {
+			uint32_t add = page_add_mixed(s, r->mix, pg, ch_ns, b, m);
+			if (!m && add)
+				b->n0 = n;
+			m += add;
+		} else if (mapped) {
 			if (!m)
 				b->n0 = n;
-			page_add(s, r->one, pg, n == page ? s->ch_page_ns : xfer_ns((double)n, s->p.ch_gbs),
-				 b, m++);
+			page_add(s, r->one, pg, ch_ns, b, m++);
 		}
 		at += n;
 		pg++;
@@ -370,7 +412,8 @@ uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 	int g = s->wp.last != RG_SLC;
 	const bool retries = s->retry_log < 0;
 	uint64_t pg = div_by(&s->page_div, off);
-	struct read_pos r = { off, off + len, pg, (pg + 1) * s->page_div.d, 0, CH_UNMAPPED, NULL };
+	struct read_pos r = { off, off + len, pg, (pg + 1) * s->page_div.d, 0, CH_UNMAPPED, NULL,
+			      { CH_UNMAPPED, CH_UNMAPPED, 0 } };
 	uint64_t end = start;
 	uint64_t *unit_free = s->unit_free, *ch_free = s->ch_free;
 	struct read_blk b;

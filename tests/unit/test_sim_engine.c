@@ -398,7 +398,10 @@ static uint64_t median_ios(const struct seen *s, enum io_dir d)
  * against the median one (within 25 %: I/O by I/O a mix's intervals
  * move by 10 %, and in bulk its GC sets in over the last second), and
  * the measured rates against I/O by I/O (fluid=0), whose engine loop
- * publishes every interval at its boundary.
+ * publishes every interval at its boundary: the reads within 3 %, the
+ * mix within 10 % (3 s of a GC-bound drive: over the drive's seeds 4-7
+ * its bulk rate came out 4.1-7.8 % above I/O by I/O, 1.7-4.0 % while
+ * random writes tagged whole chunks; the defect left it 35 % low).
  */
 TEST(bulk_stream_behind_a_draining_buffer_keeps_the_grid)
 {
@@ -440,9 +443,9 @@ TEST(bulk_stream_behind_a_draining_buffer_keeps_the_grid)
 			CHECK_REL((double)last, (double)median_ios(x, DIR_READ), 0.25);
 		}
 		if (ok) {
-		CHECK_REL(r[1].read_bps, r[0].read_bps, 0.03);
-			if (cells[i].mix < 100)
-				CHECK_REL(r[1].write_bps, r[0].write_bps, 0.05);
+			double tol = cells[i].mix < 100 ? 0.10 : 0.03;
+			CHECK_REL(r[1].read_bps, r[0].read_bps, tol);
+			CHECK_REL(r[1].write_bps, r[0].write_bps, tol);
 		}
 		free(s[0].s);
 		free(s[1].s);
@@ -463,9 +466,12 @@ TEST(bulk_stream_behind_a_draining_buffer_keeps_the_grid)
  * tenth of the reads, the next four times as many), on the workload's
  * grid (the rest began its own where the ramp's drain ended, and its
  * last interval before the stop held a quarter).  Against I/O by I/O
- * (fluid=0): the same checks, the intervals after the stop as many, and
- * the rates within 3 % (reads +2.7 %, writes -1.9 %; +10.7 % for the
- * reads when the stream was run as two).
+ * (fluid=0): the same checks, the intervals after the stop as many give
+ * or take the one a last write's wait for the buffer moves (3 or 4 here
+ * by the seed; the defect left 0 or 1), and the rates within 5 % (the
+ * two loops draw reads and writes in another order: over the drive's
+ * seeds 4-7 the reads -1.1 to +3.9 %, -2.0 to +4.4 % while random writes
+ * tagged whole chunks; +10.7 % when the stream was run as two).
  */
 TEST(ios_after_the_stop_land_where_they_complete)
 {
@@ -511,15 +517,18 @@ TEST(ios_after_the_stop_land_where_they_complete)
 			CHECK(2 * s.s[n].dir[DIR_READ].ios >= med);
 		free(s.s);
 	}
-	CHECK_EQ_U64(after[1], after[0]);
-	CHECK_REL(r[1].read_bps, r[0].read_bps, 0.03);
-	CHECK_REL(r[1].write_bps, r[0].write_bps, 0.03);
+	CHECK(after[0] >= 2 && after[1] + 1 >= after[0] && after[1] <= after[0] + 1);
+	CHECK_REL(r[1].read_bps, r[0].read_bps, 0.05);
+	CHECK_REL(r[1].write_bps, r[0].write_bps, 0.05);
 }
 
 /*
  * A sequential mix (seq_sweeps' 95:5, at 128 KiB; a sweep point, so
  * bulk_any_depth) runs every I/O in the model's loop at any depth: against
- * I/O by I/O through the engine (fluid=0), within 3 % over 5 s.
+ * I/O by I/O through the engine (fluid=0), within 5 % over 5 s (the two
+ * loops draw reads and writes in another order; over the drive's seeds
+ * 4-7 the cells moved by -3.7 to +1.1 %, the 50:50 mix at QD 4 by -2.2
+ * to -5.5 % while random writes tagged whole chunks).
  */
 TEST(seq_mix_agrees_with_per_io)
 {
@@ -545,8 +554,8 @@ TEST(seq_mix_agrees_with_per_io)
 			}
 			if (!ok)
 				return;
-		CHECK_REL(r[1].read_bps, r[0].read_bps, 0.03);
-			CHECK_REL(r[1].write_bps, r[0].write_bps, 0.03);
+			CHECK_REL(r[1].read_bps, r[0].read_bps, 0.05);
+			CHECK_REL(r[1].write_bps, r[0].write_bps, 0.05);
 		}
 }
 

@@ -399,7 +399,9 @@ static uint64_t ref_read(struct sim *s, uint64_t *rr, uint64_t t, uint64_t off,
 	if (s->map)
 		for (uint64_t mp = off / s->map_lba; mp <= (off + len - 1) / s->map_lba; mp++) {
 			uint64_t o = ref_max(off, mp * s->map_lba);
-			if (chunk_tag(s, o / s->chunk) != CH_UNMAPPED && map_lookup(s, mp, false))
+			struct chunk_mix x = chunks_mix(s, o / s->chunk);
+			bool mapped = x.major != CH_UNMAPPED || (x.q && x.minor != CH_UNMAPPED);
+			if (mapped && map_lookup(s, mp, false))
 				maps++;
 		}
 	bool busy = (double)start * 1e-9 < s->wp.t;
@@ -409,11 +411,16 @@ static uint64_t ref_read(struct sim *s, uint64_t *rr, uint64_t t, uint64_t off,
 		uint64_t pg = at / page, n = ref_max((pg + 1) * page, 0);
 		n = (n < off + len ? n : off + len) - at;
 		uint64_t c = at / s->chunk;
-		enum chunk_tag tag = c < s->nchunks ? chunk_tag(s, c) : CH_UNMAPPED;
+		uint64_t z = pg, ph = splitmix64(&z);
+		/* a chunk of two classes: the page in the minor one when its
+		   hash's top 5 bits fall below the minor share */
+		struct chunk_mix x = { CH_UNMAPPED, CH_UNMAPPED, 0 };
+		if (c < s->nchunks)
+			x = chunks_mix(s, c);
+		enum chunk_tag tag = x.q && (ph >> 59) < x.q ? x.minor : x.major;
 		at += n;
 		if (tag == CH_UNMAPPED)
 			continue;
-		uint64_t z = pg, ph = splitmix64(&z);
 		const struct page_ns *pt = tag == CH_SLC && p->tr_slc_us > 0 ? &s->pg_slc :
 			&s->pg_nat[s->ntypes == 1 ? 0 : (ph >> 17) % (uint64_t)s->ntypes];
 		uint64_t u = ph % (uint64_t)p->units, svc = pt->svc;
@@ -682,8 +689,8 @@ static void read_draw(struct rng *r, uint64_t cap, uint64_t page, uint64_t chunk
 
 /*
  * timing_read against the page-by-page reference, on two drives opened
- * alike: random reads over random chunk tags (unmapped, SLC, native,
- * folded), the write path idle or busy past the reads' starts, in SLC or
+ * alike: random reads over random chunk classes (unmapped, SLC, native,
+ * folded, one or two in a chunk at any share), the write path idle or busy past the reads' starts, in SLC or
  * not; after every read the completion and every unit's, channel's,
  * core's and the link's free time must be the reference's.  Drives: map
  * caches (misses) or not, one to four page types, units and channels
@@ -709,7 +716,7 @@ TEST(reads_reserve_as_page_by_page_reference)
 	};
 	struct rng r;
 	rng_seed(&r, 8);
-	uint64_t misses = 0, busy = 0, straddle = 0;
+	uint64_t misses = 0, busy = 0, straddle = 0, mixed = 0;
 	for (size_t d = 0; d < sizeof drives / sizeof drives[0]; d++) {
 		struct sim *s = open_read_drive(drives[d].name, drives[d].page_kib, drives[d].units,
 						drives[d].channels, drives[d].p_rr);
@@ -721,9 +728,14 @@ TEST(reads_reserve_as_page_by_page_reference)
 			continue;
 		}
 		for (uint64_t c = 0; c < s->nchunks; c++) {
-			enum chunk_tag tag = (enum chunk_tag)rng_below(&r, 4);
-			chunks_set(s, c, tag);
-			chunks_set(ref, c, tag);
+			/* one class, or two at any share */
+			struct chunk_mix x = { (enum chunk_tag)rng_below(&r, 4),
+					       (enum chunk_tag)rng_below(&r, 4), 0 };
+			if (rng_below(&r, 2))
+				x.q = 1 + (uint32_t)rng_below(&r, CHUNK_Q_MAX);
+			chunks_set_mix(s, c, x);
+			chunks_set_mix(ref, c, x);
+			mixed += chunk_mixed(s, c);
 		}
 		uint64_t cap = sim_capacity(s), page = s->page_div.d, t = 0;
 		uint64_t rr = ref->retry_left;
@@ -757,6 +769,7 @@ TEST(reads_reserve_as_page_by_page_reference)
 	CHECK(misses > 1000);	/* the map pages before the first page */
 	CHECK(busy > 10000);	/* interference */
 	CHECK(straddle >= 2);	/* pages across chunks */
+	CHECK(mixed > 1000);	/* chunks of two classes */
 }
 
 CHECK_MAIN("test_sim_timing")
