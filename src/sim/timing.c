@@ -264,8 +264,13 @@ struct read_pos {
 	enum chunk_tag tag;
 	const struct page_ns *one;	/* the chunk's pages' read time, or NULL:
 					   by each page's type */
-	struct chunk_mix mix;		/* a chunk of two classes (q > 0): by
-					   each page's class */
+	/* A chunk of two classes that read otherwise (q > 0): a page is in
+	   the minor one when its hash's top 5 bits fall below q; each
+	   class's read time as `one` (NULL: by type), and whether it is
+	   mapped (an unmapped page: nothing to read). */
+	uint32_t q;
+	const struct page_ns *pt[2];	/* major, minor */
+	uint32_t mapped[2];
 };
 
 /* A class's pages' read time when they share one (SLC, or a drive with
@@ -284,10 +289,23 @@ static void read_chunk(const struct sim *s, struct read_pos *r)
 	uint64_t c = r->at >> s->chunk_shift;
 	r->c_end = (c + 1) << s->chunk_shift;
 	r->tag = c < s->nchunks ? chunk_tag(s, c) : CH_UNMAPPED;
-	r->mix.q = 0;
-	if (c < s->nchunks && chunk_mixed(s, c))
-		r->mix = chunks_mix(s, c);
+	r->q = 0;
 	r->one = class_time(s, r->tag);
+	if (c < s->nchunks && chunk_mixed(s, c)) {
+		/* two classes that read alike (native and folded, the
+		   most common: data written into a chunk, folded since)
+		   read as one */
+		struct chunk_mix x = chunks_mix(s, c);
+		const struct page_ns *minor = class_time(s, x.minor);
+		bool mapped = x.major != CH_UNMAPPED, minor_mapped = x.minor != CH_UNMAPPED;
+		if (minor_mapped != mapped || minor != r->one) {
+			r->q = x.q;
+			r->pt[0] = r->one;
+			r->pt[1] = minor;
+			r->mapped[0] = mapped;
+			r->mapped[1] = minor_mapped;
+		}
+	}
 }
 
 /* Page pg's unit and read times (its hash ph picks both), as the m-th of
@@ -309,18 +327,28 @@ static inline void page_add(const struct sim *s, const struct page_ns *one, uint
 	page_put(s, one, hash64(pg), ch_ns, b, m);
 }
 
-/* Page pg of a chunk of two classes, in the minor class when its hash's
-   top 5 bits fall below the minor share (bits no other draw of the
-   page's uses alone), put as the m-th of the block; whether it counts:
-   not when that class is unmapped (nothing to read).  Put either way,
-   without a branch on it (a random share of the pages). */
-static inline uint32_t page_add_mixed(const struct sim *s, struct chunk_mix x, uint64_t pg,
+/* Page pg of a chunk of two classes (r->q), in its class, put as the
+   m-th of the block; whether it counts: not when its class is unmapped
+   (nothing to read).  Put either way, without a branch on its class (a
+   random share of the pages). */
+static inline uint32_t page_add_mixed(const struct sim *s, const struct read_pos *r, uint64_t pg,
 				      uint64_t ch_ns, struct read_blk *b, uint32_t m)
 {
 	uint64_t ph = hash64(pg);
-	enum chunk_tag t = (ph >> 59) < x.q ? x.minor : x.major;
-	page_put(s, class_time(s, t), ph, ch_ns, b, m);
-	return t != CH_UNMAPPED;
+	uint32_t minor = (ph >> 59) < r->q;
+	/* the class's one time or the page type's, by a mask: which one
+	   is the page's draw (a branch there missed at every other page
+	   of an SLC share) */
+	uintptr_t one = (uintptr_t)r->pt[minor];
+	uint64_t type = s->ntypes > 1 ? mod47_by(ph >> 17, s->type_magic, (uint64_t)s->ntypes) : 0;
+	uintptr_t by_type = (uintptr_t)&s->pg_nat[type];
+	uintptr_t keep = -(uintptr_t)(one != 0);
+	const struct page_ns *pt = (const struct page_ns *)((one & keep) | (by_type & ~keep));
+	b->unit[m] = (uint32_t)mod_by(&s->unit_div, ph);
+	b->svc[m] = pt->svc;
+	b->retry[m] = pt->retry;
+	b->ch_ns[m] = ch_ns;
+	return r->mapped[minor];
 }
 
 /*
@@ -341,18 +369,18 @@ static uint32_t read_pages(const struct sim *s, struct read_pos *r, struct read_
 			read_chunk(s, r);
 		}
 		uint64_t lim = end < r->c_end ? end : r->c_end;
-		bool mapped = r->tag != CH_UNMAPPED || r->mix.q;
+		bool mapped = r->tag != CH_UNMAPPED || r->q;
 		if (mapped && at + page == pg_end && lim >= pg_end) {
 			uint64_t k = div_by(&s->page_div, lim - at);	/* >= 1 */
 			if (k > RD_BLOCK - m)
 				k = RD_BLOCK - m;
 			const struct page_ns *one = r->one;
 			const uint64_t ch_ns = s->ch_page_ns;
-			if (r->mix.q) {
+			if (r->q) {
 				if (!m)
 					b->n0 = page;
 				for (uint32_t i = 0; i < k; i++)
-					m += page_add_mixed(s, r->mix, pg + i, ch_ns, b, m);
+					m += page_add_mixed(s, r, pg + i, ch_ns, b, m);
 			} else {
 				if (!m)
 					b->n0 = page;
@@ -371,8 +399,8 @@ static uint32_t read_pages(const struct sim *s, struct read_pos *r, struct read_
 		}
 		uint64_t n = (pg_end < end ? pg_end : end) - at;
 		uint64_t ch_ns = n == page ? s->ch_page_ns : xfer_ns((double)n, s->p.ch_gbs);
-		if (r->mix.q) {
-			uint32_t add = page_add_mixed(s, r->mix, pg, ch_ns, b, m);
+		if (r->q) {
+			uint32_t add = page_add_mixed(s, r, pg, ch_ns, b, m);
 			if (!m && add)
 				b->n0 = n;
 			m += add;
@@ -413,7 +441,7 @@ uint64_t timing_read(struct sim *s, uint64_t t, uint64_t off, uint64_t len)
 	const bool retries = s->retry_log < 0;
 	uint64_t pg = div_by(&s->page_div, off);
 	struct read_pos r = { off, off + len, pg, (pg + 1) * s->page_div.d, 0, CH_UNMAPPED, NULL,
-			      { CH_UNMAPPED, CH_UNMAPPED, 0 } };
+			      0, { NULL, NULL }, { 0, 0 } };
 	uint64_t end = start;
 	uint64_t *unit_free = s->unit_free, *ch_free = s->ch_free;
 	struct read_blk b;
