@@ -18,7 +18,7 @@
  *   first  SMP_FIRST slices real: the queue fills and settles; the last
  *          SMP_KEEP of them are the first window;
  *   then   in turn: the gap (SMP_GAP slices on average, no reads: its
- *          length drawn from 6 to 18, so the windows fall at no fixed
+ *          length drawn from 12 to 36, so the windows fall at no fixed
  *          period that a periodic event of the drive, a journal flush
  *          say, could keep missing or hitting), a lead slice
  *          (reads simulated again from an empty queue, not counted: the
@@ -56,7 +56,7 @@
 
 #define SMP_FIRST 8u
 #define SMP_KEEP 3u
-#define SMP_GAP 12u		/* on average: SMP_GAP +- SMP_GAP / 2 */
+#define SMP_GAP 24u		/* on average: SMP_GAP +- SMP_GAP / 2 */
 #ifndef SMP_WARP_GAP
 #define SMP_WARP_GAP 36u	/* a warped mix's (no lead, no transient) */
 #endif

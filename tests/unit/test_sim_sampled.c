@@ -105,10 +105,14 @@ static void seen_free(struct seen *a)
  * (at 0.5 % scale), so the drive's regime and the reads' waits behind its
  * programs change as it goes: the sampled trial follows, second by
  * second (reads within 2 %), its p99 within 2 % overall and over the last
- * 2 s; every byte of the writer's reaches the drive.  Many of its reads
- * are repeated, not simulated: at most 13 of every 16 slices after the
- * first 8 (the gap and the lead), fewer as each new regime of the write
- * path (direct, GC, bursts) ends a gap.
+ * 2 s; every byte of the writer's reaches the drive, and it writes within
+ * 1.5 % of what it does beside every read simulated (its I/Os in a gap
+ * wait at least a latency drawn from the window's: -1.2 % here, -0.2 %
+ * with gaps half as long; the boot search's rate-limited writer writes
+ * the same to the byte).  Many of its reads are repeated, not simulated:
+ * at most 25 of every 28 slices after the first 8 (the gap and the
+ * lead), fewer as each new regime of the write path (direct, GC, bursts)
+ * ends a gap.
  */
 TEST(sampled_trial_follows_a_moving_drive)
 {
@@ -129,7 +133,7 @@ TEST(sampled_trial_follows_a_moving_drive)
 		}
 		CHECK_REL((double)hist_percentile(b.h, 99), (double)hist_percentile(a.h, 99), 0.02);
 		CHECK_REL((double)hist_percentile(b.late, 99), (double)hist_percentile(a.late, 99), 0.02);
-		CHECK_REL(b.written, a.written, 0.01);
+		CHECK_REL(b.written, a.written, 0.015);
 		CHECK_REL(b.trimmed, a.trimmed, 0.01);
 		/* the writer's bytes went through the write path, gaps or not */
 		CHECK_REL(wy, b.written, 1e-9);
