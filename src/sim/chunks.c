@@ -187,7 +187,9 @@ static void overwrite_of(const struct sim *s, struct chunk_mix x, struct overwri
  * with its own first bytes, so the chunk as it was before the stream
  * entered decides for the rest of it.
  */
-void chunks_overwrite(struct sim *s, uint64_t off, struct overwrite *ow)
+/* A write piece starts at off: a new one, unless it goes on where the
+   last ended in the same chunk. */
+static void piece_at(struct sim *s, uint64_t off)
 {
 	uint64_t c = off >> s->chunk_shift;
 	if (off != s->piece_end || c != s->piece_chunk) {
@@ -195,24 +197,47 @@ void chunks_overwrite(struct sim *s, uint64_t off, struct overwrite *ow)
 		s->piece_prev = chunks_mix(s, c);
 		s->piece_bytes = 0;
 	}
+}
+
+void chunks_overwrite(struct sim *s, uint64_t off, struct overwrite *ow)
+{
+	piece_at(s, off);
 	overwrite_of(s, s->piece_prev, ow);
 }
 
 /*
  * The piece [off, off + n) was written to class t.  The stream's bytes in
- * the chunk so far hold t; the rest is as before the stream entered.  A
+ * a chunk so far hold t; the rest is as before the stream entered.  A
  * lone write (a random one) lands anywhere in the chunk, on each class at
- * its share; a stream's pieces follow each other and fill the chunk.
+ * its share; a stream's pieces follow each other and fill the chunk.  A
+ * piece over several chunks (a sequential stream's step) enters each.
  */
 void chunks_wrote(struct sim *s, uint64_t off, uint64_t n, enum chunk_tag t)
 {
-	uint64_t c = off >> s->chunk_shift;
-	struct chunk_mix pre = s->piece_prev, now = chunks_mix(s, c);
-	s->piece_end = off + n;
-	s->piece_bytes += n;
-	if (pre.major == t && !pre.q && now.major == t && !now.q)
-		return;		/* all of it t, before and after */
-	put(s, c, now, mix_moved(s, pre, (double)s->piece_bytes / chunk_bytes(s, c), t));
+	while (n) {
+		uint64_t c = off >> s->chunk_shift;
+		uint64_t here = ((c + 1) << s->chunk_shift) - off;
+		if (here > n)
+			here = n;
+		piece_at(s, off);
+		struct chunk_mix pre = s->piece_prev, now = chunks_mix(s, c);
+		s->piece_end = off + here;
+		s->piece_bytes += here;
+		if (!(pre.major == t && !pre.q && now.major == t && !now.q))
+			put(s, c, now, mix_moved(s, pre, (double)s->piece_bytes / chunk_bytes(s, c), t));
+		off += here;
+		n -= here;
+	}
+}
+
+uint64_t chunks_alike(const struct sim *s, uint64_t c, struct chunk_mix x, uint64_t max)
+{
+	uint64_t n = 0;
+	if (x.q)
+		return 0;
+	while (n < max && c + 1 + n < s->nchunks && s->tags[c + 1 + n] == (uint8_t)x.major)
+		n++;
+	return n;
 }
 
 void chunks_trimmed(struct sim *s, uint64_t off, uint64_t n)

@@ -380,6 +380,9 @@ static int write_emit(const struct sim *s, struct wlat *wl, struct slicer *z,
 	return slice_emit(z, t_end_ns, e);
 }
 
+/* A sequential write step's chunks at most (alike: chunks_alike). */
+#define SEQ_RUN 4096
+
 static int fluid_write(struct sim *s, const struct sim_stream *st,
 		       uint64_t max_bytes, double deadline, struct slicer *z,
 		       struct sb_err *e)
@@ -395,7 +398,8 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 	double ios_left = max_bytes ? ceil((double)max_bytes / bs) : INFINITY;
 	double pos = (double)st->start_off;
 	double span_end = (double)(st->span_off + st->span_len);
-	double ios_carry = 0, stall = 0, written = 0, to_slc = 0;
+	double ios_carry = 0, stall = 0, written = 0, to_slc = 0, owed = 0, map_owed = 0;
+	double seq_rate = host_cap;	/* a sequential step's last pace */
 	double t_fw = p->t_fw_wr_us * 1e-6;
 	struct wlat wl = { 0 };
 	struct span_mix mix = { 0 };
@@ -453,10 +457,25 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 					pos = (double)st->span_off;
 				continue;
 			}
-			want = min_d(want, min_d(to_chunk, span_end - pos));
+			/* The chunks after this one that hold their data where
+			   it held its own take the same overwrite: one step
+			   over them (the write path stops where its route
+			   changes, and chunks_wrote tags them by it). */
 			chunks_overwrite(s, (uint64_t)pos, &ow);
+			/* (as far as the last step's pace reaches by the
+			   slice's end: the map pages it marks are those) */
+			double reach = seq_rate * (t_lim - w->t) * 1.25;
+			if (reach > to_chunk) {
+				double more = min_d((reach - to_chunk) / (double)s->chunk + 1, SEQ_RUN);
+				to_chunk += (double)(chunks_alike(s, c, s->piece_prev, (uint64_t)more) *
+						     s->chunk);
+			}
+			want = min_d(want, min_d(to_chunk, span_end - pos));
 			ow.lba = pos;
-			ow.map_wb = map_write(s, (uint64_t)pos, (uint64_t)want) / want;
+			/* the map pages the step dirties, and what a step cut
+			   short left owed of its own: paid at the step's rate */
+			owed = map_write(s, (uint64_t)pos, (uint64_t)want) + map_owed;
+			ow.map_wb = owed / want;
 		}
 		double t_before = w->t, share = 0;
 		double S_before = w->S_st + w->S_dyn;
@@ -466,7 +485,10 @@ static int fluid_write(struct sim *s, const struct sim_stream *st,
 			got = wbuf_write(s, &buf, want, host_cap, t_lim - w->t, &ow, &share, &in);
 			ow_last = ow;
 		} else {
-			got = in = wp_write(s, want, host_cap, t_lim - w->t, &ow, &share);
+			got = in = wp_write_route(s, want, host_cap, t_lim - w->t, &ow, &share);
+			map_owed = owed * max_d(0, 1 - got / want);
+			if (w->t > t_before && got > 0)
+				seq_rate = got / (w->t - t_before);
 		}
 		double dt = w->t - t_before;
 		/* A journal flush stalls the write in flight, not the rate of

@@ -342,7 +342,10 @@ void chunks_set(struct sim *s, uint64_t c, enum chunk_tag t);	/* all of c */
 void chunks_set_mix(struct sim *s, uint64_t c, struct chunk_mix x);
 void chunks_fold(struct sim *s, double folded);	/* retag folded SLC data */
 void chunks_overwrite(struct sim *s, uint64_t off, struct overwrite *ow);
-void chunks_wrote(struct sim *s, uint64_t off, uint64_t n, enum chunk_tag t);
+void chunks_wrote(struct sim *s, uint64_t off, uint64_t n, enum chunk_tag t);	/* any chunks */
+/* How many chunks after c (at most max) hold all of their data in x's
+   one class (0 when x holds two). */
+uint64_t chunks_alike(const struct sim *s, uint64_t c, struct chunk_mix x, uint64_t max);
 /* n bytes at off, inside one chunk, trimmed. */
 void chunks_trimmed(struct sim *s, uint64_t off, uint64_t n);
 /* Of the unmapped data in chunks [c0, c1], the share f written at random,
@@ -364,6 +367,11 @@ void wp_idle_to(struct sim *s, double t);	/* integrate idle work to t */
  */
 double wp_write(struct sim *s, double bytes, double host_cap, double max_dt,
 		const struct overwrite *ow, double *slc_share);
+/* wp_write, stopping where the next byte would go elsewhere (SLC or
+   native) than the first: a sequential stream's step over several
+   chunks, which chunks_wrote then tags by where it went. */
+double wp_write_route(struct sim *s, double bytes, double host_cap, double max_dt,
+		      const struct overwrite *ow, double *slc_share);
 void wp_trim(struct sim *s, double slc_bytes, double nat_bytes, bool whole);
 
 /* latency.c */

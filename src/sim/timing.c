@@ -308,23 +308,24 @@ static void read_chunk(const struct sim *s, struct read_pos *r)
 	}
 }
 
-/* Page pg's unit and read times (its hash ph picks both), as the m-th of
-   the block; ch_ns is its transfer. */
-static inline void page_put(const struct sim *s, const struct page_ns *one, uint64_t ph,
+/* A page of hash ph (which picks its unit) and read times pt, as the
+   m-th of the block; ch_ns is its transfer. */
+static inline void page_put(const struct sim *s, const struct page_ns *pt, uint64_t ph,
 			    uint64_t ch_ns, struct read_blk *b, uint32_t m)
 {
-	const struct page_ns *pt = one ? one :
-		&s->pg_nat[mod47_by(ph >> 17, s->type_magic, (uint64_t)s->ntypes)];
 	b->unit[m] = (uint32_t)mod_by(&s->unit_div, ph);
 	b->svc[m] = pt->svc;
 	b->retry[m] = pt->retry;
 	b->ch_ns[m] = ch_ns;
 }
 
+/* Page pg, of read times `one` or (NULL) its type's, by its hash. */
 static inline void page_add(const struct sim *s, const struct page_ns *one, uint64_t pg,
 			    uint64_t ch_ns, struct read_blk *b, uint32_t m)
 {
-	page_put(s, one, hash64(pg), ch_ns, b, m);
+	uint64_t ph = hash64(pg);
+	page_put(s, one ? one : &s->pg_nat[mod47_by(ph >> 17, s->type_magic, (uint64_t)s->ntypes)],
+		 ph, ch_ns, b, m);
 }
 
 /* Page pg of a chunk of two classes (r->q), in its class, put as the
@@ -343,20 +344,17 @@ static inline uint32_t page_add_mixed(const struct sim *s, const struct read_pos
 	uint64_t type = s->ntypes > 1 ? mod47_by(ph >> 17, s->type_magic, (uint64_t)s->ntypes) : 0;
 	uintptr_t by_type = (uintptr_t)&s->pg_nat[type];
 	uintptr_t keep = -(uintptr_t)(one != 0);
-	const struct page_ns *pt = (const struct page_ns *)((one & keep) | (by_type & ~keep));
-	b->unit[m] = (uint32_t)mod_by(&s->unit_div, ph);
-	b->svc[m] = pt->svc;
-	b->retry[m] = pt->retry;
-	b->ch_ns[m] = ch_ns;
+	page_put(s, (const struct page_ns *)((one & keep) | (by_type & ~keep)), ph, ch_ns, b, m);
 	return r->mapped[minor];
 }
 
 /*
- * The next block of a read's NAND pages: up to RD_BLOCK of them.  Pages
- * in unmapped chunks are left out: nothing is stored there, no NAND
- * access.  A native page's read time goes by its type, from its hash
- * (which also picks its unit).  Whole pages in one chunk (nearly all)
- * go a run at a time: the same tag, the same transfer.
+ * The next block of a read's NAND pages: up to RD_BLOCK of them.
+ * Unmapped pages are left out: nothing is stored there, no NAND access.
+ * A native page's read time goes by its type, and a page of a chunk of
+ * two classes by its class, both from its hash (which also picks its
+ * unit).  Whole pages in one chunk (nearly all) go a run at a time: the
+ * same classes, the same transfer.
  */
 static uint32_t read_pages(const struct sim *s, struct read_pos *r, struct read_blk *b)
 {
@@ -376,14 +374,12 @@ static uint32_t read_pages(const struct sim *s, struct read_pos *r, struct read_
 				k = RD_BLOCK - m;
 			const struct page_ns *one = r->one;
 			const uint64_t ch_ns = s->ch_page_ns;
+			if (!m)
+				b->n0 = page;
 			if (r->q) {
-				if (!m)
-					b->n0 = page;
 				for (uint32_t i = 0; i < k; i++)
 					m += page_add_mixed(s, r, pg + i, ch_ns, b, m);
 			} else {
-				if (!m)
-					b->n0 = page;
 				if (one)	/* two loops: each without the test */
 					for (uint32_t i = 0; i < k; i++)
 						page_add(s, one, pg + i, ch_ns, b, m + i);

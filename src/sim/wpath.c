@@ -581,13 +581,16 @@ static double step_apply(struct sim *s, const struct rates *r, double dt,
 	return b;
 }
 
-double wp_write(struct sim *s, double bytes, double host_cap, double max_dt,
-		const struct overwrite *ow_in, double *slc_share)
+/* wp_write and wp_write_route: with one_route, the host's bytes stop
+   where the next would go elsewhere (SLC or native) than the first. */
+static double write_for(struct sim *s, double bytes, double host_cap, double max_dt,
+			const struct overwrite *ow_in, double *slc_share, bool one_route)
 {
 	struct wpath *w = &s->wp;
 	struct overwrite piece = *ow_in, *ow = &piece;
 	double done = 0, to_slc = 0;
 	double t_end = w->t + max_dt;
+	int route = -1;
 	while (done < bytes - 1e-6 && w->t < t_end) {
 		struct view v;
 		struct rates r;
@@ -596,6 +599,11 @@ double wp_write(struct sim *s, double bytes, double host_cap, double max_dt,
 		regime_rates(s, choose(s, &v), host_cap, ow, &v, jit, &r);
 		if (r.h <= 0 && r.fold <= 0 && r.gc <= 0)
 			break;	/* nothing can move: the caller's limit decides */
+		if (one_route && r.h > 0) {
+			if (route >= 0 && route != r.to_slc)
+				break;
+			route = r.to_slc;
+		}
 		double dt = step_limit(s, &r, ow, &v);
 		dt = min_d(dt, tick_end - w->t);
 		dt = min_d(dt, t_end - w->t);
@@ -613,4 +621,16 @@ double wp_write(struct sim *s, double bytes, double host_cap, double max_dt,
 	if (slc_share)
 		*slc_share = done > 0 ? to_slc / done : 0;
 	return done;
+}
+
+double wp_write(struct sim *s, double bytes, double host_cap, double max_dt,
+		const struct overwrite *ow, double *slc_share)
+{
+	return write_for(s, bytes, host_cap, max_dt, ow, slc_share, false);
+}
+
+double wp_write_route(struct sim *s, double bytes, double host_cap, double max_dt,
+		      const struct overwrite *ow, double *slc_share)
+{
+	return write_for(s, bytes, host_cap, max_dt, ow, slc_share, true);
 }
