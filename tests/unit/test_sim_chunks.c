@@ -325,4 +325,67 @@ TEST(chunk_counts_follow_the_map)
 	sim_close(s);
 }
 
+static int no_slice(void *ctx, const struct sim_slice *sl, struct sb_err *e)
+{
+	(void)ctx;
+	(void)sl;
+	(void)e;
+	return 0;
+}
+
+/* Chunks by the class that holds most of each. */
+static void classes(const struct sim *s, uint64_t n[4])
+{
+	n[0] = n[1] = n[2] = n[3] = 0;
+	for (uint64_t c = 0; c < s->nchunks; c++)
+		n[chunk_tag(s, c)]++;
+}
+
+/*
+ * A bulk sequential write steps over many chunks at once and tags them by
+ * where its bytes went: across the end of the SLC cache (the SN8100's
+ * first fill: 677 GB into SLC, the rest direct, folding as it goes) the
+ * chunks of each class must be those the same fill I/O by I/O leaves,
+ * give or take the chunk a route changed in, and the SLC ones hold what
+ * the write path holds in SLC (native and folded data apart: what went
+ * direct and what SLC folded); at 40 % of the fill (the cache full at
+ * 34 %), 70 % and at its end.
+ */
+TEST(a_bulk_fill_tags_its_chunks_as_one_io_at_a_time)
+{
+	struct sim *a = open_scaled("sn8100-2tb", 0.01, 7), *b = open_scaled("sn8100-2tb", 0.01, 7);
+	if (!a || !b) {
+		sim_close(a);
+		sim_close(b);
+		return;
+	}
+	uint64_t cap = sim_capacity(a) / 131072 * 131072;
+	const double at[] = { 0, 0.4, 0.7, 1 };
+	for (int k = 0; k < 3; k++) {
+		uint64_t from = (uint64_t)(cap * at[k]) / 131072 * 131072;
+		uint64_t to = (uint64_t)(cap * at[k + 1]) / 131072 * 131072;
+		struct sim_stream st = { .write = true, .bs = 131072, .qd = 256, .span_len = cap,
+					 .start_off = from };
+		struct sb_err e;
+		if (sim_run_fluid(a, &st, to - from, 0, 100000000ull, no_slice, NULL, &e))
+			CHECK_FAIL("bulk fill: %s", e.msg);
+		write_seq(b, from, to - from, 131072, 256);
+		uint64_t na[4], nb[4];
+		classes(a, na);
+		classes(b, nb);
+		CHECK(nb[CH_SLC] > 100 && nb[CH_NATIVE] + nb[CH_FOLDED] > 1000);
+		for (int i = 0; i < 4; i++)
+			if (!(na[i] + 3 >= nb[i] && na[i] <= nb[i] + 3))
+				CHECK_FAIL("at %.0f %% of the fill, class %d: %llu chunks in bulk, %llu I/O by I/O",
+					   100 * at[k + 1], i, (unsigned long long)na[i],
+					   (unsigned long long)nb[i]);
+		struct sim_state sa;
+		sim_state(a, &sa);
+		CHECK_NEAR((double)na[1] * (double)a->chunk, sa.slc_static + sa.slc_dyn,
+			   3.0 * (double)a->chunk);
+	}
+	sim_close(a);
+	sim_close(b);
+}
+
 CHECK_MAIN("test_sim_chunks")

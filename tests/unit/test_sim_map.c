@@ -604,6 +604,83 @@ TEST(a_bulk_read_leaves_the_cache_as_its_last_reads_would)
 	sim_close(s);
 }
 
+/* A closed loop of n random 4 KiB I/Os over [0, span), read_pct of them
+   reads, at depth qd, in bulk. */
+static void bulk_mix(struct sim *s, uint32_t read_pct, uint64_t span, uint32_t qd, uint64_t n)
+{
+	struct sim_stream st = { .random = true, .bs = 4096, .qd = qd, .span_len = span,
+				 .seed = 9, .read_pct = read_pct < 100 ? read_pct : 0,
+				 .write = !read_pct };
+	struct sb_err e;
+	if (sim_run_fluid(s, &st, n * 4096, 0, 100000000ull, ignore_slice, NULL, &e))
+		CHECK_FAIL("bulk: %s", e.msg);
+}
+
+static struct window discrete_mix(struct sim *s, uint32_t read_pct, uint64_t span, uint32_t qd,
+				  uint64_t n, uint64_t seed)
+{
+	struct rng r;
+	rng_seed(&r, seed);
+	struct sb_err e;
+	uint64_t done = 0, issued = 0;
+	while (done < n) {
+		while (issued < n && issued - done < qd) {
+			bool wr = rng_below(&r, 100) >= read_pct;
+			struct sim_io io = { wr ? SIM_WRITE : SIM_READ,
+					     rng_below(&r, span / 4096) * 4096, 4096, 0, false };
+			if (sim_submit(s, &io, &e)) {
+				CHECK_FAIL("submit: %s", e.msg);
+				return (struct window){ 0 };
+			}
+			issued++;
+		}
+		struct sim_cpl c;
+		if (sim_reap(s, &c, 1, 1, UINT64_MAX) != 1)
+			break;
+		done++;
+	}
+	return (struct window){ 0 };
+}
+
+/*
+ * A bulk random stream over a span the cache holds whole leaves every
+ * page of it held, and dirty as the stream's writes left it: against the
+ * same stream I/O by I/O, what a read and then a write over the span
+ * meet (misses; write-backs, owed by the pages left clean), for writes
+ * (no calibration: the stream's end alone sets the cache), a 70:30 mix
+ * (all dirty) and reads (none).  The RC100 at 0.1 holds 608 pages; the
+ * span is 300.
+ */
+TEST(a_bulk_stream_over_a_span_the_cache_holds_leaves_it_as_io_by_io)
+{
+	uint64_t span = (uint64_t)(300 * MAP_PAGE_LBA);
+	static const uint32_t pcts[] = { 0, 70, 100 };
+	for (int k = 0; k < 3; k++) {
+		struct sim *a = open_scaled("rc100-480gb", RC100_SCALE, 5);
+		struct sim *b = open_scaled("rc100-480gb", RC100_SCALE, 5);
+		if (!a || !b) {
+			sim_close(a);
+			sim_close(b);
+			return;
+		}
+		fill_and_rest(a);
+		fill_and_rest(b);
+		bulk_mix(a, pcts[k], span, 32, 400000);
+		discrete_mix(b, pcts[k], span, 32, 400000, 3);
+		struct window ra = discrete(a, false, span, 1, 20000, 4);
+		struct window rb = discrete(b, false, span, 1, 20000, 4);
+		CHECK(ra.misses <= 2 && rb.misses <= 2);
+		struct window wa = discrete(a, true, span, 1, 4000, 5);
+		struct window wb = discrete(b, true, span, 1, 4000, 5);
+		/* after reads, each page a write first finds clean owes one */
+		double owed = pcts[k] < 100 ? 0 : 300 * (1 - exp(-4000.0 / 300)) * 4096;
+		CHECK_NEAR(wa.wb, owed, 0.02 * 300 * 4096);
+		CHECK_NEAR(wb.wb, owed, 0.02 * 300 * 4096);
+		sim_close(a);
+		sim_close(b);
+	}
+}
+
 TEST(headline_states_the_cached_span)
 {
 	struct sim_profile p;
