@@ -30,6 +30,23 @@ static inline uint64_t seed_draw(uint64_t *x)
 	return (splitmix64(x) >> 1) | 1;
 }
 
+/* The first stride from `from` (1 <= from) on that is coprime with n: a
+   walk of it from any start, modulo n, visits every index of [0, n) once
+   (a scatter, a permutation drawn from its start and stride). */
+static inline uint64_t coprime_stride(uint64_t from, uint64_t n)
+{
+	for (;; from++) {
+		uint64_t a = from, b = n;
+		while (b) {
+			uint64_t t = a % b;
+			a = b;
+			b = t;
+		}
+		if (a == 1)
+			return from;
+	}
+}
+
 static inline void rng_seed(struct rng *r, uint64_t seed)
 {
 	for (int i = 0; i < 4; i++)

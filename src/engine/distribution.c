@@ -149,16 +149,6 @@ static double zipf_Hinv(double theta, double x)
 	return exp(helper1(t) * x);
 }
 
-static uint64_t gcd(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 int dist_sampler_init(struct dist_sampler *s, const struct access_dist *d,
 		      uint64_t nblocks, uint64_t seed, struct sb_err *e)
 {
@@ -209,10 +199,7 @@ int dist_sampler_init(struct dist_sampler *s, const struct access_dist *d,
 	/* Golden-ratio stride, made coprime with n: neighbours in rank land
 	   far apart, and every block is some rank's. */
 	s->mul = ((uint64_t)((double)nblocks * 0.6180339887498949) | 1) % nblocks;
-	if (!s->mul)
-		s->mul = 1;
-	while (gcd(s->mul, nblocks) != 1)
-		s->mul++;
+	s->mul = coprime_stride(s->mul ? s->mul : 1, nblocks);
 	s->add = splitmix64(&seed) % nblocks;
 	return 0;
 }

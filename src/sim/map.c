@@ -134,17 +134,6 @@ bool map_cold(struct sim *s, uint64_t ios)
 	return !s->map_warm;
 }
 
-/* The greatest common divisor, for a stride that visits every page. */
-static uint64_t gcd(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 void map_after_random(struct sim *s, const struct sim_stream *st, double n, double write_share)
 {
 	if (!s->map || n < 1)
@@ -169,9 +158,7 @@ void map_after_random(struct sim *s, const struct sim_stream *st, double n, doub
 		 * not the n the stream made.
 		 */
 		double p_w = write_share >= 1.0 ? 1.0 : 1.0 - pow(1.0 - write_share, n / (double)np);
-		uint64_t stride = 1 + rng_below(&r, np), at = rng_below(&r, np);
-		while (gcd(stride, np) != 1)
-			stride++;
+		uint64_t stride = coprime_stride(1 + rng_below(&r, np), np), at = rng_below(&r, np);
 		for (uint64_t i = 0; i < np;) {
 			size_t b = 0;
 			for (; b < BATCH && i < np; b++, i++) {

@@ -409,14 +409,16 @@ static void fill_and_rest(struct sim *s)
 	sim_idle(s, 3600ull * 1000000000ull);
 }
 
-/* A closed loop of n random 4 KiB I/Os over [0, span) at depth qd. */
+/* What a closed loop of I/Os saw. */
 struct window {
 	double iops, lat_us;		/* mean latency */
 	double hits, misses, wb, host;	/* map lookups, write-backs, host bytes */
 };
 
-static struct window discrete(struct sim *s, bool write, uint64_t span, uint32_t qd,
-			      uint64_t n, uint64_t seed)
+/* A closed loop of n random 4 KiB I/Os over [0, span) at depth qd,
+   read_pct of them reads, the others writes. */
+static struct window discrete_mix(struct sim *s, uint32_t read_pct, uint64_t span, uint32_t qd,
+				  uint64_t n, uint64_t seed)
 {
 	struct rng r;
 	rng_seed(&r, seed);
@@ -427,7 +429,8 @@ static struct window discrete(struct sim *s, bool write, uint64_t span, uint32_t
 	double lat = 0;
 	while (done < n) {
 		while (issued < n && issued - done < qd) {
-			struct sim_io io = { write ? SIM_WRITE : SIM_READ,
+			bool wr = read_pct == 0 || (read_pct < 100 && rng_below(&r, 100) >= read_pct);
+			struct sim_io io = { wr ? SIM_WRITE : SIM_READ,
 					     rng_below(&r, span / 4096) * 4096, 4096, 0, false };
 			if (sim_submit(s, &io, &e)) {
 				CHECK_FAIL("submit: %s", e.msg);
@@ -447,6 +450,13 @@ static struct window discrete(struct sim *s, bool write, uint64_t span, uint32_t
 		b.map_hits - a.map_hits, b.map_misses - a.map_misses,
 		b.map_wb_bytes - a.map_wb_bytes, b.host_bytes - a.host_bytes,
 	};
+}
+
+/* ... all writes or all reads. */
+static struct window discrete(struct sim *s, bool write, uint64_t span, uint32_t qd,
+			      uint64_t n, uint64_t seed)
+{
+	return discrete_mix(s, write ? 0 : 100, span, qd, n, seed);
 }
 
 /*
@@ -614,32 +624,6 @@ static void bulk_mix(struct sim *s, uint32_t read_pct, uint64_t span, uint32_t q
 	struct sb_err e;
 	if (sim_run_fluid(s, &st, n * 4096, 0, 100000000ull, ignore_slice, NULL, &e))
 		CHECK_FAIL("bulk: %s", e.msg);
-}
-
-static struct window discrete_mix(struct sim *s, uint32_t read_pct, uint64_t span, uint32_t qd,
-				  uint64_t n, uint64_t seed)
-{
-	struct rng r;
-	rng_seed(&r, seed);
-	struct sb_err e;
-	uint64_t done = 0, issued = 0;
-	while (done < n) {
-		while (issued < n && issued - done < qd) {
-			bool wr = rng_below(&r, 100) >= read_pct;
-			struct sim_io io = { wr ? SIM_WRITE : SIM_READ,
-					     rng_below(&r, span / 4096) * 4096, 4096, 0, false };
-			if (sim_submit(s, &io, &e)) {
-				CHECK_FAIL("submit: %s", e.msg);
-				return (struct window){ 0 };
-			}
-			issued++;
-		}
-		struct sim_cpl c;
-		if (sim_reap(s, &c, 1, 1, UINT64_MAX) != 1)
-			break;
-		done++;
-	}
-	return (struct window){ 0 };
 }
 
 /*
