@@ -55,8 +55,9 @@ struct workload {
 	   workloads only; offsets are then aligned to the smallest size. */
 	struct bs_split bssplit[3];
 	/* The measurement needs no per-I/O tail below QD 16 (a sweep's
-	   point, not a tail measurement): a backend's bulk path may take it
-	   at any depth, with its latency shape from a calibration window. */
+	   point, an rw_ratio run: not a tail measurement): a backend's bulk
+	   path may take it at any depth, with its latency shape from a
+	   calibration window. */
 	bool bulk_any_depth;
 	/* Its figures are its rate, percentiles to 99.9 % and the largest
 	   latency, which windows of real I/Os recurring through the run give

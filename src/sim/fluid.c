@@ -3,8 +3,9 @@
  *
  * Writes integrate the write path (wpath.c) with the stream's own limit,
  * min(QD * bs / L_w0, command cap, link), between crossings; a 2 TB fill
- * costs one step per chunk and per 10 ms tick, not per I/O.  Each step's
- * I/Os get the latency Little's law gives them at that step's rate.
+ * costs a step per 10 ms tick and per change of regime or of the chunks'
+ * classes, not per I/O.  Each step's I/Os get the latency Little's law
+ * gives them at that step's rate.
  *
  * Reads do not change the write path, so their rate is measured: the
  * stream first runs through the discrete engine for a calibration window,
