@@ -30,7 +30,8 @@ fi
 if [ $# -gt 0 ]; then
 	drives=("$@")
 else
-	drives=(sn8100-2tb micron1300-1tb p4800x-375gb pm1725-3.2tb p1-1tb)
+	# every built-in drive
+	mapfile -t drives < <("$bin" sim list | awk '{ print $1 }')
 fi
 
 figures='fill.pass1.slc_cache_gb|fill.pass1.slc_speed_mbps|reclaim.rate_gbps|'
