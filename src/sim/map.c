@@ -75,17 +75,26 @@ static double warm_miss(const struct sim *s, double n)
 }
 
 /*
+ * An LRU cache under uniform lookups keeps a page while its next lookup
+ * comes before the cache's characteristic time, which each one does with
+ * the hit share h (Che's approximation): a page's stay in the cache holds
+ * k lookups with probability h^(k-1) (1 - h), all of them reads with
+ * f_r^k.  The share of stays that are reads only, (1 - h) f_r / (1 - h f_r):
+ * the pages that leave (or are held) clean.
+ */
+static double stays_clean(double h, double f_r)
+{
+	return f_r >= 1.0 ? 1.0 : (1.0 - h) * f_r / (1.0 - h * f_r);
+}
+
+/*
  * A write owes a write-back when it dirties a clean page (map_lookup).  In
  * a pure write stream that is a miss: m per write.  In a mix the reads
- * load clean pages too, and a write that hits one dirties it.  An LRU
- * cache under uniform lookups keeps a page while its next lookup comes
- * before the cache's characteristic time, which each one does with the
- * hit share h = 1 - m (Che's approximation): a page's stay holds k
- * lookups with probability h^(k-1) m, all of them reads with f_r^k.  So
- * a share m f_r / (1 - h f_r) of the pages leave clean, and the dirtied
- * ones per write are m (1 - f_r) / ((1 - h f_r) f_w) = m / (1 - h f_r).
- * Measured I/O by I/O (SN850X, 70:30, scale 0.005): 0.73 per write where
- * the pure-write figure m gave 0.45.
+ * load clean pages too, and a write that hits one dirties it: a stay
+ * begins at each miss, m per lookup, and holds a write unless it is
+ * reads only, so the dirtied pages per write are m (1 - stays_clean) /
+ * f_w (= m / (1 - h f_r)).  Measured I/O by I/O (SN850X, 70:30, scale
+ * 0.005): 0.73 per write where the pure-write figure m gave 0.45.
  */
 double map_random_wb(const struct sim *s, const struct sim_stream *st)
 {
@@ -93,7 +102,10 @@ double map_random_wb(const struct sim *s, const struct sim_stream *st)
 		return 0;
 	double m = warm_miss(s, (double)span_pages(s, st));
 	double f_r = st->read_pct / 100.0;
-	return m / (1.0 - (1.0 - m) * f_r) * (double)s->map_page_bytes / (double)st->bs;
+	if (f_r >= 1.0)
+		return 0;
+	return m * (1.0 - stays_clean(1.0 - m, f_r)) / (1.0 - f_r) *
+	       (double)s->map_page_bytes / (double)st->bs;
 }
 
 void map_watch(struct sim *s, const struct sim_stream *st)
@@ -132,6 +144,45 @@ bool map_cold(struct sim *s, uint64_t ios)
 	s->map_mark_hits = ms.hits;
 	s->map_mark_misses = ms.misses;
 	return !s->map_warm;
+}
+
+/*
+ * What a stream of uniform random lookups over pages [p0, p0 + np), a
+ * share w of them writes, leaves in the cache once it has run long enough
+ * to forget what was there before, np being more than the cache holds.
+ * LRU keeps in each set the last `ways` distinct pages looked up there,
+ * and the lookups are independent and alike: so a set whose share of
+ * the span is q pages holds `ways` of them, every choice of them and
+ * every order alike.  A page is dirty unless its stay has been reads
+ * only (stays_clean, at the set's hit share ways / q: exact here, a
+ * page's lookups being apart by independent stretches of the others').
+ * Two draws a slot, where four cache-fulls of lookups took eight draws
+ * and four lookups a slot (the SN850X: 524288 slots).
+ */
+static void map_drawn(struct sim *s, uint64_t p0, uint64_t np, double w, struct rng *r)
+{
+	struct mapcache *m = s->map;
+	uint64_t nsets = mapcache_sets(m), ways = mapcache_ways(m);
+	uint64_t pages[8];
+	bool dirty[8];
+	for (uint64_t set = 0; set < nsets; set++) {
+		/* the span's pages in this set: first, first + nsets, ... */
+		uint64_t first = p0 + (set + nsets - p0 % nsets) % nsets;
+		uint64_t q = first < p0 + np ? (p0 + np - 1 - first) / nsets + 1 : 0;
+		uint32_t k = (uint32_t)(q < ways ? q : ways);
+		double clean = q ? stays_clean((double)k / (double)q, 1.0 - w) : 1.0;
+		for (uint32_t i = 0; i < k; i++) {
+			bool again;
+			do {	/* without repeats */
+				pages[i] = first + rng_below(r, q) * nsets;
+				again = false;
+				for (uint32_t j = 0; j < i; j++)
+					again |= pages[j] == pages[i];
+			} while (again);
+			dirty[i] = rng_unit(r) >= clean;
+		}
+		mapcache_put_set(m, set, pages, dirty, k);
+	}
 }
 
 void map_after_random(struct sim *s, const struct sim_stream *st, double n, double write_share)
@@ -174,8 +225,15 @@ void map_after_random(struct sim *s, const struct sim_stream *st, double n, doub
 	/* An LRU cache is what its most recent distinct pages made it: four
 	   cache-fulls of the stream's last I/Os set it as the whole would.
 	   (Two leave an earlier page in two slots of a hundred: the SN850X's
-	   random reads after them came out 1 % faster at QD 4-256.) */
-	uint64_t total = (uint64_t)fmin(n, 4.0 * (double)s->map_slots + 64.0);
+	   random reads after them came out 1 % faster at QD 4-256.)  A
+	   longer stream over a span wider than the cache has forgotten what
+	   was there before: its state is drawn (map_drawn). */
+	double window = 4.0 * (double)s->map_slots + 64.0;
+	if (n > window && np > s->map_slots) {
+		map_drawn(s, p0, np, write_share, &r);
+		return;
+	}
+	uint64_t total = (uint64_t)fmin(n, window);
 	for (uint64_t i = 0; i < total;) {
 		size_t b = 0;
 		for (; b < BATCH && i < total; b++, i++) {

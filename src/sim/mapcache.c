@@ -412,3 +412,50 @@ void mapcache_stats(const struct mapcache *m, struct mapcache_stats *st)
 {
 	*st = (struct mapcache_stats){ m->lookups - m->misses, m->misses, m->dirtied };
 }
+
+void mapcache_census(const struct mapcache *m, uint64_t *held, uint64_t *dirty)
+{
+	uint64_t h = 0, d = 0;
+	for (uint64_t set = 0; set < m->nsets; set++)
+		for (uint64_t i = 0; i < m->ways; i++) {
+			uint32_t v = m->set8 ? (uint32_t)(m->set8[set] >> 8 * i) & 0xff :
+					       m->slot[set * m->ways + i];
+			uint32_t flag = m->set8 ? C_DIRTY : DIRTY;
+			h += v != 0;
+			d += (v & flag) != 0;
+		}
+	*held = h;
+	*dirty = d;
+}
+
+void mapcache_put_set(struct mapcache *m, uint64_t set, const uint64_t *pages,
+		      const bool *dirty, uint32_t n)
+{
+	if (m->set8) {
+		uint64_t v = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			check_page(m, pages[i]);
+			uint64_t b = place_of(m, pages[i]).tag | (dirty[i] ? C_DIRTY : 0);
+			v |= b << 8 * i;
+		}
+		m->set8[set] = v;
+	} else if (m->ways) {
+		uint32_t *slot = m->slot + set * m->ways;
+		for (uint32_t i = 0; i < m->ways; i++) {
+			if (i < n)
+				check_page(m, pages[i]);
+			slot[i] = i < n ? place_of(m, pages[i]).tag | (dirty[i] ? DIRTY : 0) : 0;
+		}
+	}
+	m->front = UINT64_MAX;	/* the page last looked up may be gone */
+}
+
+uint64_t mapcache_sets(const struct mapcache *m)
+{
+	return m->nsets;
+}
+
+uint64_t mapcache_ways(const struct mapcache *m)
+{
+	return m->ways;
+}

@@ -63,6 +63,17 @@ uint64_t mapcache_slots(const struct mapcache *m);
 /* Bytes the slots take. */
 uint64_t mapcache_bytes(const struct mapcache *m);
 
+/* The sets (a page's is page mod sets) and the ways of each. */
+uint64_t mapcache_sets(const struct mapcache *m);
+uint64_t mapcache_ways(const struct mapcache *m);
+
+/* Set `set` to hold pages[0, n), the most recent first, each dirty as
+   dirty[i] says, and nothing else: n at most the ways, each page of that
+   set, no two alike.  What it held goes without a write-back and nothing
+   is counted: a state drawn, not looked up (map.c). */
+void mapcache_put_set(struct mapcache *m, uint64_t set, const uint64_t *pages,
+		      const bool *dirty, uint32_t n);
+
 /* mapcache_access in the page's set. */
 bool mapcache_access_set(struct mapcache *m, uint64_t page, bool write, bool *dirtied);
 
@@ -116,5 +127,8 @@ static inline void mapcache_prefetch(const struct mapcache *m, uint64_t page)
 }
 
 void mapcache_stats(const struct mapcache *m, struct mapcache_stats *st);
+
+/* The pages held, and how many of them are dirty. */
+void mapcache_census(const struct mapcache *m, uint64_t *held, uint64_t *dirty);
 
 #endif

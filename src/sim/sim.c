@@ -277,8 +277,13 @@ void sim_state(const struct sim *s, struct sim_state *st)
 	st->wa_inst = waf_inst(s);
 	st->regime = regime_name(w->last);
 	struct mapcache_stats ms = { 0 };
-	if (s->map)
+	uint64_t held = 0, dirty = 0;
+	if (s->map) {
 		mapcache_stats(s->map, &ms);
+		mapcache_census(s->map, &held, &dirty);
+	}
+	st->map_held = (double)held;
+	st->map_dirty = (double)dirty;
 	st->map_hits = (double)ms.hits;
 	st->map_misses = (double)ms.misses;
 	st->map_wb_bytes = w->map_wb_bytes;

@@ -203,6 +203,8 @@ struct sim_state {
 	const char *regime;		/* what the write path does now */
 	double map_hits, map_misses;	/* map-cache lookups (0: whole map held) */
 	double map_wb_bytes;		/* map pages written back */
+	double map_held, map_dirty;	/* map pages the cache holds, and how
+					   many of them are dirty */
 	double map_cached_span;		/* LBA bytes the cached map pages cover
 					   (the capacity when the map is held whole) */
 	double repeated_reads;		/* sampled streams' reads that repeat a
