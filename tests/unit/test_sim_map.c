@@ -455,6 +455,23 @@ static void fill_and_rest(struct sim *s)
 	sim_idle(s, 3600ull * 1000000000ull);
 }
 
+/* Two drives alike, filled and rested: one for a bulk stream, one for
+   the same stream I/O by I/O.  false (none left open) when the profile
+   does not open. */
+static bool filled_pair(const char *profile, double scale, struct sim **a, struct sim **b)
+{
+	*a = open_scaled(profile, scale, 5);
+	*b = open_scaled(profile, scale, 5);
+	if (!*a || !*b) {
+		sim_close(*a);
+		sim_close(*b);
+		return false;
+	}
+	fill_and_rest(*a);
+	fill_and_rest(*b);
+	return true;
+}
+
 /* What a closed loop of I/Os saw. */
 struct window {
 	double iops, lat_us;		/* mean latency */
@@ -608,12 +625,9 @@ TEST(bulk_and_io_by_io_agree_with_map_misses)
 {
 	uint64_t wide = (uint64_t)(4 * RC100_HELD_PAGES * MAP_PAGE_LBA);
 	for (int write = 0; write < 2; write++) {
-		struct sim *a = open_scaled("rc100-480gb", RC100_SCALE, 5);
-		struct sim *b = open_scaled("rc100-480gb", RC100_SCALE, 5);
-		if (!a || !b)
+		struct sim *a, *b;
+		if (!filled_pair("rc100-480gb", RC100_SCALE, &a, &b))
 			return;
-		fill_and_rest(a);
-		fill_and_rest(b);
 		/* the same history for both: a warm cache and, for writes,
 		   past the SLC pool (0.6 GB) with the write buffer full; then
 		   the same bytes, so the write path's regimes match */
@@ -686,15 +700,9 @@ TEST(a_bulk_stream_over_a_span_the_cache_holds_leaves_it_as_io_by_io)
 	uint64_t span = (uint64_t)(300 * MAP_PAGE_LBA);
 	static const uint32_t pcts[] = { 0, 70, 100 };
 	for (int k = 0; k < 3; k++) {
-		struct sim *a = open_scaled("rc100-480gb", RC100_SCALE, 5);
-		struct sim *b = open_scaled("rc100-480gb", RC100_SCALE, 5);
-		if (!a || !b) {
-			sim_close(a);
-			sim_close(b);
+		struct sim *a, *b;
+		if (!filled_pair("rc100-480gb", RC100_SCALE, &a, &b))
 			return;
-		}
-		fill_and_rest(a);
-		fill_and_rest(b);
 		bulk_mix(a, pcts[k], span, 32, 400000);
 		discrete_mix(b, pcts[k], span, 32, 400000, 3);
 		struct window ra = discrete(a, false, span, 1, 20000, 4);
@@ -725,15 +733,9 @@ TEST(a_long_bulk_stream_over_a_wider_span_leaves_the_cache_as_io_by_io)
 {
 	static const uint32_t pcts[] = { 0, 70, 100 };
 	for (int k = 0; k < 3; k++) {
-		struct sim *a = open_scaled("sn850x-4tb", 0.1, 5);
-		struct sim *b = open_scaled("sn850x-4tb", 0.1, 5);
-		if (!a || !b) {
-			sim_close(a);
-			sim_close(b);
+		struct sim *a, *b;
+		if (!filled_pair("sn850x-4tb", 0.1, &a, &b))
 			return;
-		}
-		fill_and_rest(a);
-		fill_and_rest(b);
 		uint64_t all = sim_capacity(a) / 4096 * 4096;
 		/* a write stream first: every page held dirty, so what a read
 		   stream leaves must come from its own lookups */
