@@ -12,8 +12,8 @@
  * any depth, go "exact": the backend simulates every I/O of them in its
  * own loop (nothing extrapolated, so a low-depth tail measurement counts
  * every I/O; only the engine's per-I/O work is saved).  A random stream
- * that says it needs no tail (bulk_any_depth: a sweep's point) takes the
- * calibrated bulk path at any depth.
+ * that says it needs no tail (bulk_any_depth: a sweep's point, an rw_ratio
+ * run) takes the calibrated bulk path at any depth.
  *
  * Several random jobs of one workload on the one queue are one stream at
  * their summed depth: each keeps its QD in flight, so the queue holds the
