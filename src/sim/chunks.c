@@ -269,10 +269,9 @@ void chunks_map_random(struct sim *s, uint64_t c0, uint64_t c1, double f, double
 /* Chunk c's share in SLC, as a part of the chunk. */
 static double slc_share(const struct sim *s, uint64_t c)
 {
-	struct chunk_mix x = chunks_mix(s, c);
-	if (x.major == CH_SLC)
-		return (double)(ONE - x.q) / ONE;
-	return x.q && x.minor == CH_SLC ? (double)x.q / ONE : 0;
+	double sh[4];
+	shares_of(chunks_mix(s, c), sh);
+	return sh[CH_SLC];
 }
 
 /* Chunk c's SLC data folded. */

@@ -165,9 +165,12 @@ static void map_drawn(struct sim *s, uint64_t p0, uint64_t np, double w, struct 
 	uint64_t nsets = mapcache_sets(m), ways = mapcache_ways(m);
 	uint64_t pages[8];
 	bool dirty[8];
+	if (!nsets)
+		return;	/* nothing is held */
+	uint64_t p0_set = p0 % nsets;
 	for (uint64_t set = 0; set < nsets; set++) {
 		/* the span's pages in this set: first, first + nsets, ... */
-		uint64_t first = p0 + (set + nsets - p0 % nsets) % nsets;
+		uint64_t first = p0 + (set + nsets - p0_set) % nsets;
 		uint64_t q = first < p0 + np ? (p0 + np - 1 - first) / nsets + 1 : 0;
 		uint32_t k = (uint32_t)(q < ways ? q : ways);
 		double clean = q ? stays_clean((double)k / (double)q, 1.0 - w) : 1.0;

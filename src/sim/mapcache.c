@@ -416,11 +416,11 @@ void mapcache_stats(const struct mapcache *m, struct mapcache_stats *st)
 void mapcache_census(const struct mapcache *m, uint64_t *held, uint64_t *dirty)
 {
 	uint64_t h = 0, d = 0;
+	uint32_t flag = m->set8 ? C_DIRTY : DIRTY;
 	for (uint64_t set = 0; set < m->nsets; set++)
 		for (uint64_t i = 0; i < m->ways; i++) {
 			uint32_t v = m->set8 ? (uint32_t)(m->set8[set] >> 8 * i) & 0xff :
 					       m->slot[set * m->ways + i];
-			uint32_t flag = m->set8 ? C_DIRTY : DIRTY;
 			h += v != 0;
 			d += (v & flag) != 0;
 		}

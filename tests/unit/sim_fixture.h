@@ -47,4 +47,27 @@ static inline struct sim *open_scaled(const char *name, double scale, uint64_t s
 	return open_scaled_cap(name, scale, seed, 0);
 }
 
+/* Two drives alike (profile, scale and seed), for a stream and the same
+   stream another way; false (neither left open) when one does not open. */
+static inline bool open_pair(const char *name, double scale, uint64_t seed, struct sim **a,
+			     struct sim **b)
+{
+	*a = open_scaled(name, scale, seed);
+	*b = open_scaled(name, scale, seed);
+	if (*a && *b)
+		return true;
+	sim_close(*a);
+	sim_close(*b);
+	return false;
+}
+
+/* A stream's slices, not kept. */
+static inline int ignore_slice(void *ctx, const struct sim_slice *sl, struct sb_err *e)
+{
+	(void)ctx;
+	(void)sl;
+	(void)e;
+	return 0;
+}
+
 #endif

@@ -473,8 +473,8 @@ static void state_near(const struct sim_state *a, const struct sim_state *b)
 
 TEST(idle_split_into_pieces_matches_one_piece)
 {
-	struct sim *a = open_scaled("sn8100-2tb", 0.01, 4), *b = open_scaled("sn8100-2tb", 0.01, 4);
-	if (!a || !b)
+	struct sim *a, *b;
+	if (!open_pair("sn8100-2tb", 0.01, 4, &a, &b))
 		return;
 	fill(a);
 	fill(b);
@@ -575,8 +575,8 @@ TEST(fluid_agrees_with_discrete)
 	for (int k = 0; k < 3; k++) {
 		/* at 1 % a burst's bank is well above the write buffer, so
 		   10 s hold many GC cycles */
-		struct sim *a = open_scaled("sn8100-2tb", 0.01, 1), *b = open_scaled("sn8100-2tb", 0.01, 1);
-		if (!a || !b)
+		struct sim *a, *b;
+		if (!open_pair("sn8100-2tb", 0.01, 1, &a, &b))
 			return;
 		/* the same history for both: full, then on its way to GC */
 		fill(a);

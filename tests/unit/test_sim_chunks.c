@@ -325,14 +325,6 @@ TEST(chunk_counts_follow_the_map)
 	sim_close(s);
 }
 
-static int no_slice(void *ctx, const struct sim_slice *sl, struct sb_err *e)
-{
-	(void)ctx;
-	(void)sl;
-	(void)e;
-	return 0;
-}
-
 /* Chunks by the class that holds most of each. */
 static void classes(const struct sim *s, uint64_t n[4])
 {
@@ -353,12 +345,9 @@ static void classes(const struct sim *s, uint64_t n[4])
  */
 TEST(a_bulk_fill_tags_its_chunks_as_one_io_at_a_time)
 {
-	struct sim *a = open_scaled("sn8100-2tb", 0.01, 7), *b = open_scaled("sn8100-2tb", 0.01, 7);
-	if (!a || !b) {
-		sim_close(a);
-		sim_close(b);
+	struct sim *a, *b;
+	if (!open_pair("sn8100-2tb", 0.01, 7, &a, &b))
 		return;
-	}
 	uint64_t cap = sim_capacity(a) / 131072 * 131072;
 	const double at[] = { 0, 0.4, 0.7, 1 };
 	for (int k = 0; k < 3; k++) {
@@ -367,7 +356,7 @@ TEST(a_bulk_fill_tags_its_chunks_as_one_io_at_a_time)
 		struct sim_stream st = { .write = true, .bs = 131072, .qd = 256, .span_len = cap,
 					 .start_off = from };
 		struct sb_err e;
-		if (sim_run_fluid(a, &st, to - from, 0, 100000000ull, no_slice, NULL, &e))
+		if (sim_run_fluid(a, &st, to - from, 0, 100000000ull, ignore_slice, NULL, &e))
 			CHECK_FAIL("bulk fill: %s", e.msg);
 		write_seq(b, from, to - from, 131072, 256);
 		uint64_t na[4], nb[4];

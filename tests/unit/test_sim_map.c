@@ -436,14 +436,6 @@ TEST(mapcache_with_no_room_misses_and_writes_back_everything)
 
 /* ---- through the model ---- */
 
-static int ignore_slice(void *ctx, const struct sim_slice *sl, struct sb_err *e)
-{
-	(void)ctx;
-	(void)sl;
-	(void)e;
-	return 0;
-}
-
 /* Fill sequentially, then idle until SLC is folded: reads see native data. */
 static void fill_and_rest(struct sim *s)
 {
@@ -460,13 +452,8 @@ static void fill_and_rest(struct sim *s)
    does not open. */
 static bool filled_pair(const char *profile, double scale, struct sim **a, struct sim **b)
 {
-	*a = open_scaled(profile, scale, 5);
-	*b = open_scaled(profile, scale, 5);
-	if (!*a || !*b) {
-		sim_close(*a);
-		sim_close(*b);
+	if (!open_pair(profile, scale, 5, a, b))
 		return false;
-	}
 	fill_and_rest(*a);
 	fill_and_rest(*b);
 	return true;

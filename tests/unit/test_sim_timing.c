@@ -274,12 +274,9 @@ TEST(completions_by_time_then_submission_with_ties)
  */
 TEST(reap_next_is_sim_reap_of_one)
 {
-	struct sim *a = open_scaled("sn850x-4tb", 0.01, 5), *b = open_scaled("sn850x-4tb", 0.01, 5);
-	if (!a || !b) {
-		sim_close(a);
-		sim_close(b);
+	struct sim *a, *b;
+	if (!open_pair("sn850x-4tb", 0.01, 5, &a, &b))
 		return;
-	}
 	struct sb_err e;
 	struct rng r;
 	rng_seed(&r, 6);
